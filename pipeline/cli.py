@@ -1,0 +1,59 @@
+"""The `relic` command line. Subcommands live in pipeline/commands/, one module each."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+import traceback
+from collections.abc import Sequence
+
+from pipeline import commands
+from pipeline.diagnostics import RelicError
+
+EXIT_CLEAN, EXIT_CONTENT, EXIT_USAGE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # usage errors exit 2 with one clean line
+        self.print_usage(sys.stderr)
+        print(f"relic: error[usage]: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="relic", description="Check, simulate and print tabletop game content.")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{commands.__name__}.{info.name}")
+        if hasattr(module, "register"):
+            module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args) or 0)
+    except RelicError as exc:
+        for d in exc.diagnostics:
+            print(d.text(), file=sys.stderr)
+        return EXIT_CONTENT
+    except KeyboardInterrupt:
+        print("relic: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # noqa: BLE001 - the one place that turns crashes into a clean line
+        if args.debug:
+            traceback.print_exc()
+        print(f"relic: error[internal]: {type(exc).__name__}: {exc}", file=sys.stderr)
+        if not args.debug:
+            print("relic: run again with --debug for a traceback", file=sys.stderr)
+        return EXIT_USAGE
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
