@@ -46,7 +46,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("relic: interrupted", file=sys.stderr)
         return 130
-    except Exception as exc:  # noqa: BLE001 - the one place that turns crashes into a clean line
+    except Exception as exc:
         if args.debug:
             traceback.print_exc()
         print(f"relic: error[internal]: {type(exc).__name__}: {exc}", file=sys.stderr)

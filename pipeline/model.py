@@ -41,7 +41,7 @@ def split_path(dotted: str) -> PathKey:
     return tuple(int(p) if p.isdigit() else p for p in dotted.split("."))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SourceFile:
     """One parsed file: its data and the place of every value in it."""
 
