@@ -1,0 +1,149 @@
+"""`relic check` and `relic export model`: formats, exit codes, clean errors."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pipeline import cli
+from pipeline.stages import analyze
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "packs"
+MINI = FIXTURES / "valid" / "mini"
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_clean_pack_exits_zero(capsys) -> None:
+    code, out, _ = run(capsys, "check", str(MINI))
+    assert code == 0
+    assert out.strip() == "0 error(s), 0 warning(s)"
+
+
+def test_content_errors_exit_one_with_located_text(capsys) -> None:
+    code, out, _ = run(capsys, "check", str(FIXTURES / "invalid" / "unresolved-ref"))
+    assert code == 1
+    first = out.splitlines()[0]
+    assert first.endswith(
+        "critters.yaml:5:9: error[unresolved-ref]: 'dne' does not name any lair in this pack"
+    )
+    assert out.splitlines()[1] == "  hint: did you mean 'den'?"
+
+
+def test_warnings_pass_unless_strict(capsys) -> None:
+    pack = str(FIXTURES / "invalid" / "missing-translation")
+    assert run(capsys, "check", pack)[0] == 0
+    code, out, _ = run(capsys, "check", "--strict", pack)
+    assert code == 1 and "error[missing-translation]" in out
+
+
+def test_folder_of_packs_checks_every_pack(capsys) -> None:
+    code, out, _ = run(capsys, "check", "--format", "json", str(FIXTURES / "invalid"))
+    assert code == 1
+    cases = {Path(d["file"]).parent.name for d in json.loads(out)}
+    assert cases == {p.name for p in (FIXTURES / "invalid").iterdir()}
+
+
+def test_json_format(capsys) -> None:
+    _, out, _ = run(capsys, "check", "--format", "json", str(FIXTURES / "invalid" / "table-gap"))
+    [item] = json.loads(out)
+    assert item["code"] == "table-gap" and (item["line"], item["col"]) == (7, 14)
+    assert item["severity"] == "error" and item["file"].endswith("tables.yaml")
+
+
+def test_github_format(capsys) -> None:
+    _, out, _ = run(
+        capsys, "check", "--format", "github", str(FIXTURES / "invalid" / "duplicate-key")
+    )
+    assert out.startswith("::error file=")
+    assert ",line=6,col=3,title=duplicate-key::duplicate key 'speed'" in out
+
+
+def test_sarif_format(capsys) -> None:
+    _, out, _ = run(capsys, "check", "--format", "sarif", str(FIXTURES / "invalid" / "custom-tag"))
+    sarif = json.loads(out)
+    assert sarif["version"] == "2.1.0"
+    [result] = sarif["runs"][0]["results"]
+    region = result["locations"][0]["physicalLocation"]["region"]
+    assert result["ruleId"] == "custom-tag" and region == {"startLine": 4, "startColumn": 10}
+
+
+def test_usage_error_exits_two(capsys) -> None:
+    with pytest.raises(SystemExit) as info:
+        cli.main(["check", "--format", "xml"])
+    assert info.value.code == 2
+    assert "error[usage]" in capsys.readouterr().err
+
+
+def test_missing_path_exits_two(capsys, tmp_path: Path) -> None:
+    code, out, _ = run(capsys, "check", str(tmp_path / "nowhere"))
+    assert code == 2 and "error[no-such-path]" in out
+
+
+def test_internal_error_is_one_clean_line_and_traceback_only_with_debug(
+    capsys, monkeypatch
+) -> None:
+    def boom(_path):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr("pipeline.commands.check.collect", boom)
+    code, _, err = run(capsys, "check", str(MINI))
+    assert code == 2
+    assert err.splitlines()[0] == "relic: error[internal]: RuntimeError: disk on fire"
+    assert "Traceback" not in err
+    code, _, err = run(capsys, "--debug", "check", str(MINI))
+    assert code == 2 and "Traceback" in err
+
+
+def test_export_model_is_sorted_stable_json(capsys) -> None:
+    code, out, _ = run(
+        capsys, "export", "model", "--pack", "mini", "--content", str(FIXTURES / "valid")
+    )
+    assert code == 0
+    model = json.loads(out)
+    assert model["pack"]["id"] == "mini" and model["pack"]["languages"] == ["ru", "en"]
+    keys = [(e["kind"], e["id"]) for e in model["entities"]]
+    assert keys == sorted(keys) == [("critter", "rat"), ("lair", "den"), ("table", "loot")]
+    rat = model["entities"][0]
+    assert rat == {
+        "id": "rat",
+        "kind": "critter",
+        "count": 1,
+        "lair": "den",
+        "speed": 2,
+        "name": {"en": "Rat", "ru": "Крыса"},
+    }
+    assert list(rat) == sorted(rat)
+    code, again, _ = run(
+        capsys, "export", "model", "--pack", "mini", "--content", str(FIXTURES / "valid")
+    )
+    assert again == out
+
+
+def test_export_of_a_broken_pack_reports_diagnostics(capsys, tmp_path: Path) -> None:
+    shutil.copytree(FIXTURES / "invalid" / "table-gap", tmp_path / "table-gap")
+    code, out, err = run(
+        capsys, "export", "model", "--pack", "table-gap", "--content", str(tmp_path)
+    )
+    assert code == 1 and out == "" and "error[table-gap]" in err
+
+
+def test_unknown_pack_is_a_clean_error(capsys) -> None:
+    code, _, err = run(
+        capsys, "export", "model", "--pack", "nope", "--content", str(FIXTURES / "valid")
+    )
+    assert code == 1 and "error[unknown-pack]" in err and "mini" in err
+
+
+def test_model_locates_values() -> None:
+    model = analyze(MINI).model
+    assert model is not None
+    assert str(model.locate("loot", "rows.2.critter")).endswith("tables.yaml:8:60")
+    assert model.by_id["rat"].get("name.en") == "Rat"
