@@ -41,6 +41,24 @@ def _ref_marker(
 RelicValidator = validators.extend(Draft7Validator, {REF_KEYWORD: _ref_marker})
 
 
+def inline_refs(node: Any, base: str, registry: Registry, depth: int = 0) -> Any:
+    """Replace every `$ref` by its target, once, so validation does no look-ups.
+
+    In draft-07 a `$ref` ignores its siblings, so the replacement is exact. Recursive schemas
+    keep their `$ref` past a depth and are then resolved by the registry as usual.
+    """
+    if isinstance(node, list):
+        return [inline_refs(item, base, registry, depth) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if isinstance(node.get("$ref"), str) and depth < 16:
+        target = urllib.parse.urljoin(base, node["$ref"])
+        resolved = registry.resolver().lookup(target)
+        doc_base = target.split("#", 1)[0]
+        return inline_refs(resolved.contents, doc_base, registry, depth + 1)
+    return {key: inline_refs(value, base, registry, depth) for key, value in node.items()}
+
+
 @dataclass(frozen=True)
 class Reference:
     path: tuple[str | int, ...]
@@ -85,9 +103,11 @@ class Catalogue:
         return bool(self.kind_schema(kind).get(STANDALONE_KEYWORD, False))
 
     def validator(self, rel: str) -> Draft7Validator:
-        return self._validators.setdefault(
-            rel, RelicValidator(self.documents[rel], registry=self.registry)
-        )
+        found = self._validators.get(rel)
+        if found is None:
+            schema = inline_refs(self.documents[rel], SCHEMA_ID_PREFIX + rel, self.registry)
+            found = self._validators[rel] = RelicValidator(schema, registry=self.registry)
+        return found
 
     @cached_property
     def _validators(self) -> dict[str, Draft7Validator]:

@@ -19,11 +19,11 @@ from pipeline.loader import try_load
 from pipeline.model import Model, PackInfo, SourceFile, freeze
 from pipeline.resolve import Partial, resolve
 from pipeline.schemas import Catalogue, catalogue_for
-from pipeline.validate import validate_files, validate_manifest
+from pipeline.validate import Validated, validate_files, validate_manifest
 
 MANIFEST = "pack.yaml"
 NOT_ENTITY_DIRS = {"rules", "print", "schemas"}
-PARALLEL_FROM_BYTES = 2 * 1024 * 1024
+PARALLEL_FROM_BYTES = 512 * 1024
 
 CheckFn = Callable[[Model], Iterable[Diagnostic]]
 
@@ -80,22 +80,34 @@ def entity_files(pack_dir: Path) -> list[Path]:
     return sorted(p for p in pack_dir.rglob("*.yaml") if is_entity_file(pack_dir, p))
 
 
-def _load_one(args: tuple[Path, str]) -> tuple[SourceFile | None, list[Diagnostic]]:
-    return try_load(*args)
+@dataclass
+class FileResult:
+    """One file loaded and validated (in a worker process when there is a lot to read)."""
+
+    source: SourceFile | None
+    diagnostics: list[Diagnostic]
+    validated: Validated
 
 
-def load_files(paths: list[Path]) -> tuple[list[SourceFile], list[Diagnostic]]:
-    """Load every file (in parallel when there is a lot to read); keep going past failures."""
-    jobs = [(p, relative(p)) for p in paths]
+_CATALOGUES: dict[tuple[Path, ...], Catalogue] = {}
+
+
+def _process(job: tuple[Path, str, tuple[Path, ...]]) -> FileResult:
+    path, display, roots = job
+    catalogue = _CATALOGUES.setdefault(roots, Catalogue(roots))
+    source, problems = try_load(path, display)
+    validated = validate_files([source] if source else [], catalogue)
+    return FileResult(source, problems, validated)
+
+
+def process_files(paths: list[Path], catalogue: Catalogue) -> list[FileResult]:
+    """Load and validate every file, keeping going past failures; two processes for big packs."""
+    jobs = [(p, relative(p), catalogue.roots) for p in paths]
     total = sum(p.stat().st_size for p in paths)
     if total >= PARALLEL_FROM_BYTES and len(paths) > 1:
         with ProcessPoolExecutor(max_workers=2) as pool:
-            results = list(pool.map(_load_one, jobs, chunksize=max(1, len(jobs) // 8)))
-    else:
-        results = [_load_one(job) for job in jobs]
-    files = [f for f, _ in results if f is not None]
-    diagnostics = [d for _, ds in results for d in ds]
-    return files, diagnostics
+            return list(pool.map(_process, jobs, chunksize=max(1, len(jobs) // 8)))
+    return [_process(job) for job in jobs]
 
 
 # ----- stages ----------------------------------------------------------------------------------
@@ -162,14 +174,16 @@ def analyze(pack_dir: Path, plugins: bool = True) -> Analysis:
     catalogue = catalogue_for(pack_dir)
     pack, problems = load_manifest(pack_dir, catalogue)
     result.diagnostics += problems
-    files, load_problems = load_files(entity_files(pack_dir))
-    result.diagnostics += load_problems
-    validated = validate_files(files, catalogue)
-    result.diagnostics += validated.diagnostics
+    results = process_files(entity_files(pack_dir), catalogue)
+    entities, invalid_ids = [], {}
+    for r in results:
+        result.diagnostics += r.diagnostics + r.validated.diagnostics
+        entities += r.validated.entities
+        invalid_ids.update(r.validated.invalid_ids)
     if pack is None:
         return result
-    partial = Partial(bool(load_problems), validated.invalid_ids)
-    model, problems = resolve(pack, validated.entities, catalogue, partial)
+    unreadable = any(r.source is None for r in results)
+    model, problems = resolve(pack, entities, catalogue, Partial(unreadable, invalid_ids))
     result.diagnostics += problems
     result.model = model
     if plugins and result.ok:
