@@ -1,0 +1,96 @@
+"""The rulebook: Markdown chapters + the content model -> a print-ready PDF.
+
+Source: `content/<pack>/rules/<lang>/NN-name.md`, one chapter per file, in file-name order
+(Russian is the source, every other language a complete translation with the same files and
+section ids), plus an optional `rules/<lang>/glossary.md` (a list of `- **Term** — meaning`
+lines; its terms also make the index). See `content/catacombs/rules/README.md` for authors.
+
+Headings: `# Chapter`, `## Section`, `### Subsection`; give any heading an id with a trailing
+`{#section-id}` so that cross-references can point at it (chapters default to the file slug).
+
+Data references are Jinja2-style calls with literal arguments, alone inside `{{ … }}` on one
+line. Nothing else of Jinja is allowed in prose (no `{% %}`), and raw HTML is escaped.
+
+Inline (inside a sentence):
+- `{{ stat("zombie", "stats.speed") }}` one value of an entity, by dotted field path. Numbers
+  print as numbers, dice faces `[5, 6]` as "5–6", thresholds `{stat: luck, min: 4}` as
+  "Удача 4+"/"Luck 4+", amounts `{treasures: 3}` as "3 сокровища", entity ids as their names,
+  texts in the book's language. `stat(id, "count")` is the number of copies. `value` = `stat`.
+- `{{ name("zombie") }}` an entity's name.
+- `{{ text("web") }}` / `{{ text("zombie", "special.0.text") }}` a localized text field.
+- `{{ see("monsters") }}` a cross-reference: "см. с. N" / "see p. N" (the real page).
+- `{{ title("monsters") }}` a section's title.
+
+Blocks (alone in their paragraph):
+- `{{ table("treasure-table") }}` a roll table with its rows and modifier notes.
+- `{{ monster_block("zombie") }}` a monster's stat block (normal and controlled values).
+- `{{ matrix("obstacle-matrix") }}` the monster-versus-obstacle matrix.
+- `{{ character_stats("professor") }}` a character board.
+- `{{ components() }}` / `{{ components("token") }}` the component list with counts.
+- `{{ thumbnails("monster") }}` / `{{ thumbnails("zombie", "ghost") }}` pictures of the rendered
+  components (from `relic build`'s PNGs next to the book); left out when none exist.
+
+A value the content marks `provisional` prints as decided; the proof build (`--proof`) highlights
+it and gives the reason in a footnote. `relic check` reports every reference that does not
+resolve at its line and column in the Markdown (`error[rulebook-ref]`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipeline.diagnostics import RelicError, Severity, Span, error
+from pipeline.fsutil import atomic_write
+from pipeline.model import Model
+
+__all__ = ["build_rulebook", "find_thumbnails"]
+
+SIDES = ("-front", "_front", ".front", "")
+
+
+def find_thumbnails(model: Model, folder: Path) -> dict[str, Path]:
+    """PNG pictures of components in `folder` (any depth), by entity id: `<id>[-front].png`."""
+    if not folder.is_dir():
+        return {}
+    found: dict[str, Path] = {}
+    for png in sorted(folder.rglob("*.png")):
+        stem = png.stem
+        for side in SIDES:
+            base = stem[: len(stem) - len(side)] if side and stem.endswith(side) else stem
+            if (side == "" or stem.endswith(side)) and base in model.by_id:
+                if base not in found or side:
+                    found[base] = png
+                break
+    return found
+
+
+def build_rulebook(model: Model, lang: str, out_dir: Path, *, paper: str = "a5",
+                   booklet: bool = False, proof: bool = False) -> list[Path]:
+    """Write `out_dir/rulebook.pdf` (and `rulebook-booklet.pdf`); return the paths written.
+
+    Raises `RelicError` when the book has errors (unresolved references, missing chapters).
+    """
+    from pipeline.rulebook import book as bk
+    from pipeline.rulebook import pdf
+
+    pack_root = model.pack.root
+    parsed = bk.parse_book(pack_root, lang)
+    if not parsed.chapters:
+        raise RelicError([error("rulebook-missing", f"no rulebook chapters for '{lang}'",
+                                Span(str(pack_root / "rules" / lang)))])
+    problems = parsed.diagnostics + bk.validate(model, parsed)
+    errors = [d for d in problems if d.severity is Severity.ERROR]
+    if errors:
+        raise RelicError(errors)
+    out_dir = Path(out_dir)
+    thumbs = find_thumbnails(model, out_dir)
+    html = bk.render_html(model, parsed, paper=paper, proof=proof, thumbnails=thumbs)
+    left = bk.placeholders_left(html, f"{lang} rulebook HTML")
+    if left:
+        raise RelicError(left)
+    roots = (bk.PROJECT_ROOT / "assets", bk.TEMPLATES, out_dir.resolve(), pack_root.resolve())
+    data = pdf.html_to_pdf(html, roots, bk.TEMPLATES)
+    written = [atomic_write(out_dir / "rulebook.pdf", data)]
+    if booklet:
+        written.append(atomic_write(out_dir / "rulebook-booklet.pdf", pdf.booklet(data)))
+    return written

@@ -1,0 +1,130 @@
+"""Words the book itself prints (labels, stat names), by language."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+LABELS: dict[str, dict[str, str]] = {
+    "ru": {
+        "contents": "Содержание",
+        "see": "см. с.",
+        "page": "с.",
+        "glossary": "Словарь терминов",
+        "index": "Указатель",
+        "term": "Термин",
+        "english": "English",
+        "meaning": "Значение",
+        "roll": "Бросок",
+        "result": "Результат",
+        "component": "Компонент",
+        "count": "Кол-во",
+        "players": "Игроки",
+        "normal": "Обычный",
+        "controlled": "Под управлением",
+        "in_play": "В игре по числу игроков",
+        "kit": "В наборе",
+        "from_players": "Появляется от числа игроков",
+        "attack": "Атака",
+        "reward": "Награда",
+        "provisional": "Решение составителя",
+        "proof": "ПРОБНЫЙ ОТТИСК",
+        "monster": "Монстр",
+        "obstacle": "Препятствие",
+        "and": "и",
+        "or": "или",
+        "yes": "да",
+        "no": "нет",
+        "subtitle": "Правила игры",
+        "health": "Здоровье",
+        "motive": "Мотив",
+        "thrift": "Бережливость",
+        "weapon_limit": "Лимит оружия",
+        "hire_limit": "Лимит найма",
+        "damage": "Урон",
+    },
+    "en": {
+        "contents": "Contents",
+        "see": "see p.",
+        "page": "p.",
+        "glossary": "Glossary",
+        "index": "Index",
+        "term": "Term",
+        "english": "Русский",
+        "meaning": "Meaning",
+        "roll": "Roll",
+        "result": "Result",
+        "component": "Component",
+        "count": "Count",
+        "players": "Players",
+        "normal": "Normal",
+        "controlled": "Controlled",
+        "in_play": "In play by number of players",
+        "kit": "In the box",
+        "from_players": "Appears from players",
+        "attack": "Attack",
+        "reward": "Reward",
+        "provisional": "Designer's decision",
+        "proof": "PROOF",
+        "monster": "Monster",
+        "obstacle": "Obstacle",
+        "and": "and",
+        "or": "or",
+        "yes": "yes",
+        "no": "no",
+        "subtitle": "Rules of play",
+        "health": "Health",
+        "motive": "Motive",
+        "thrift": "Thrift",
+        "weapon_limit": "Weapon limit",
+        "hire_limit": "Hire limit",
+        "damage": "Damage",
+    },
+}
+
+STATS: dict[str, dict[str, str]] = {
+    "speed": {"ru": "Скорость", "en": "Speed"},
+    "strength": {"ru": "Сила", "en": "Strength"},
+    "dexterity": {"ru": "Ловкость", "en": "Dexterity"},
+    "knowledge": {"ru": "Знание", "en": "Knowledge"},
+    "luck": {"ru": "Удача", "en": "Luck"},
+    "communication": {"ru": "Общение", "en": "Communication"},
+    "attention": {"ru": "Внимание", "en": "Attention"},
+    "health": {"ru": "Здоровье", "en": "Health"},
+}
+
+# Keys that appear in results and rewards (treasure rows, monster rewards).
+AMOUNTS: dict[str, dict[str, str]] = {
+    "treasures": {"ru": "сокровища", "en": "treasures"},
+    "common_items": {"ru": "простые вещи", "en": "common items"},
+    "magic_items": {"ru": "магические вещи", "en": "magic items"},
+    "secret_knowledge": {"ru": "тайные знания", "en": "secret knowledge"},
+    "antidotes": {"ru": "антидоты", "en": "antidotes"},
+    "item_cards": {"ru": "карты вещей в закрытую", "en": "item cards face down"},
+    "spell_cards": {"ru": "карты заклинаний в закрытую", "en": "spell cards face down"},
+    "intrigue_cards": {"ru": "карты козней", "en": "intrigue cards"},
+    "melee": {"ru": "ближний бой", "en": "melee"},
+    "ranged": {"ru": "дальний бой", "en": "ranged"},
+    "poison": {"ru": "отравление", "en": "poisoning"},
+}
+
+
+def label(key: str, lang: str) -> str:
+    return LABELS.get(lang, LABELS["en"]).get(key, key)
+
+
+def word(key: str, lang: str) -> str:
+    """A stat or amount name in `lang`, or the key itself with underscores spaced."""
+    for table in (STATS, AMOUNTS):
+        if key in table:
+            return table[key].get(lang) or table[key]["en"]
+    return key.replace("_", " ")
+
+
+def localized(value: Any, lang: str, fallback: str = "ru") -> Any:
+    """A text mapping in `lang` (or the source language); anything else unchanged."""
+    if isinstance(value, Mapping) and fallback in value and all(isinstance(k, str) for k in value):
+        text = value.get(lang) or value.get(fallback)
+        if isinstance(text, str):
+            return text
+    return value

@@ -1,0 +1,169 @@
+"""Markdown chapters -> HTML, with data references and index marks swapped in afterwards.
+
+References are replaced by private-use placeholders before markdown-it parses the text (raw HTML
+in the prose is escaped, never passed through), and by their rendered HTML afterwards.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from markupsafe import Markup, escape
+
+from pipeline.diagnostics import Diagnostic, Span, error
+from pipeline.rulebook.source import Chapter, Reference, scan
+
+OPEN, CLOSE = "\ue000", "\ue001"
+IX_OPEN, IX_CLOSE = "\ue002", "\ue003"
+PLACEHOLDER = re.compile(f"{OPEN}(\\d+){CLOSE}")
+BLOCK_PLACEHOLDER = re.compile(f"<p>{OPEN}(\\d+){CLOSE}</p>")
+INDEX_MARK = re.compile(f"{IX_OPEN}(\\d+){IX_CLOSE}")
+HEADING_ID = re.compile(r"\s*\{#([a-z0-9]+(?:-[a-z0-9]+)*)\}\s*$")
+QUOTES = {"ru": "«»„“", "en": "“”‘’"}
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: int
+    id: str
+    text: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class ParsedChapter:
+    chapter: Chapter
+    refs: tuple[Reference, ...]
+    headings: tuple[Heading, ...]
+    tokens: tuple[Token, ...]
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def parser(lang: str) -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False, "typographer": True,
+                                   "quotes": QUOTES.get(lang, QUOTES["en"])})
+    md.enable(["table", "replacements", "smartquotes", "strikethrough"])
+    return md
+
+
+def _with_placeholders(text: str, refs: Sequence[Reference]) -> str:
+    lines = text.split("\n")
+    for n in sorted(range(len(refs)), key=lambda i: (refs[i].line, -refs[i].start)):
+        r = refs[n]
+        line = lines[r.line]
+        lines[r.line] = line[: r.start] + f"{OPEN}{n}{CLOSE}" + line[r.end:]
+    return "\n".join(lines)
+
+
+def _headings(chapter: Chapter, tokens: list[Token]) -> tuple[list[Heading], list[Diagnostic]]:
+    found: list[Heading] = []
+    problems: list[Diagnostic] = []
+    for i, tok in enumerate(tokens):
+        if tok.type != "heading_open":
+            continue
+        inline = tokens[i + 1]
+        line = (tok.map[0] + 1) if tok.map else 1
+        span = Span(chapter.display, line, 1)
+        m = HEADING_ID.search(inline.content)
+        text = inline.content[: m.start()] if m else inline.content
+        if m and inline.children:
+            last = inline.children[-1]
+            last.content = HEADING_ID.sub("", last.content)
+        level = int(tok.tag[1])
+        if m:
+            hid = m.group(1)
+        elif level == 1:
+            hid = chapter.slug
+        else:
+            hid = f"{chapter.slug}-{len(found) + 1}"
+        if PLACEHOLDER.search(text):
+            problems.append(error("rulebook-heading", "headings cannot hold references", span))
+        tok.attrSet("id", hid)
+        found.append(Heading(level, hid, text.strip(), span))
+    return found, problems
+
+
+def parse_chapter(chapter: Chapter) -> ParsedChapter:
+    refs, problems = scan(chapter)
+    md = parser(chapter.lang)
+    tokens = md.parse(_with_placeholders(chapter.text, refs))
+    headings, more = _headings(chapter, tokens)
+    if not headings or headings[0].level != 1:
+        more.append(error("rulebook-chapter", "a chapter starts with a '# Title' heading",
+                          Span(chapter.display, 1, 1)))
+    return ParsedChapter(chapter, tuple(refs), tuple(headings), tuple(tokens),
+                         tuple(problems + more))
+
+
+@dataclass(frozen=True)
+class Term:
+    """An index term: its printed form and the lowercase stems that find it in the prose."""
+
+    text: str
+    stems: tuple[str, ...]
+
+
+def mark_terms(tokens: Sequence[Token], terms: Sequence[Term], start: int) -> list[int]:
+    """Put an index mark before the first use of each term in the chapter's paragraphs.
+
+    Returns, for every mark placed (numbered from `start`), the index of its term.
+    """
+    placed: list[int] = []
+    pending = {i: t for i, t in enumerate(terms)}
+    in_heading = False
+    for tok in tokens:
+        if tok.type == "heading_open":
+            in_heading = True
+        elif tok.type == "heading_close":
+            in_heading = False
+        if tok.type != "inline" or in_heading or not tok.children:
+            continue
+        for child in tok.children:
+            if child.type != "text" or not pending:
+                continue
+            low = child.content.lower()
+            hits = []
+            for ti, term in list(pending.items()):
+                pos = min((p for p in (_find_word(low, s) for s in term.stems) if p >= 0),
+                          default=-1)
+                if pos >= 0:
+                    hits.append((pos, ti))
+                    del pending[ti]
+            for pos, ti in sorted(hits, reverse=True):
+                mark = f"{IX_OPEN}{start + len(placed)}{IX_CLOSE}"
+                child.content = child.content[:pos] + mark + child.content[pos:]
+                placed.append(ti)
+    return placed
+
+
+def _find_word(text: str, stem: str) -> int:
+    m = re.search(r"(?<![\w])" + re.escape(stem), text)
+    return m.start() if m else -1
+
+
+def to_html(parsed: ParsedChapter, render_ref: Callable[[int], tuple[Markup, bool]]) -> str:
+    """The chapter's HTML; `render_ref(n)` gives reference n's HTML and whether it is a block."""
+    md = parser(parsed.chapter.lang)
+    html = md.renderer.render(list(parsed.tokens), md.options, {})
+    rendered: dict[int, tuple[Markup, bool]] = {}
+
+    def get(n: int) -> tuple[Markup, bool]:
+        if n not in rendered:
+            rendered[n] = render_ref(n)
+        return rendered[n]
+
+    def block(m: re.Match[str]) -> str:
+        out, is_block = get(int(m.group(1)))
+        return str(out) if is_block else f"<p>{out}</p>"
+
+    html = BLOCK_PLACEHOLDER.sub(block, html)
+    html = PLACEHOLDER.sub(lambda m: str(get(int(m.group(1)))[0]), html)
+    return INDEX_MARK.sub(lambda m: f'<span class="ix" id="ix-{m.group(1)}"></span>', html)
+
+
+def plain(text: str) -> Markup:
+    return escape(text)

@@ -1,0 +1,94 @@
+"""HTML -> PDF with WeasyPrint (a fetcher that only reads project folders), and the booklet."""
+
+from __future__ import annotations
+
+import io
+import logging
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import weasyprint
+from pypdf import PageObject, PdfReader, PdfWriter, Transformation
+from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+MIME = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
+        ".svg": "image/svg+xml", ".css": "text/css"}
+A4_LANDSCAPE = (841.8898, 595.2756)
+FIXED_DATE = "D:20000101000000+00'00'"
+
+
+class FolderFetcher(URLFetcher):
+    """Serves `file:` URLs of known file types under the allowed folders; refuses the rest.
+
+    No network: http(s), data, ftp and files elsewhere (symlinks and `..` resolved first) fail.
+    """
+
+    def __init__(self, roots: tuple[Path, ...]):
+        super().__init__(allowed_protocols=("file",))
+        self.roots = tuple(r.resolve() for r in roots)
+        self.refused: list[str] = []
+
+    def allowed(self, path: Path) -> bool:
+        real = path.resolve()
+        return real.is_file() and any(real == r or r in real.parents for r in self.roots)
+
+    def fetch(self, url: str, headers: object = None) -> URLFetcherResponse:
+        parts = urlsplit(url)
+        path = Path(unquote(parts.path))
+        if parts.scheme != "file" or parts.netloc not in ("", "localhost") or \
+                path.suffix.lower() not in MIME or not self.allowed(path):
+            self.refused.append(url)
+            raise ValueError(f"refused to fetch {url}")
+        mime = MIME[path.suffix.lower()]
+        return URLFetcherResponse(url, path.read_bytes(), {"Content-Type": mime})
+
+
+def html_to_pdf(html: str, roots: tuple[Path, ...], base: Path) -> bytes:
+    fetcher = FolderFetcher(roots)
+    logging.getLogger("weasyprint").setLevel(logging.ERROR)
+    doc = weasyprint.HTML(string=html, base_url=str(base) + "/", url_fetcher=fetcher).render()
+    return doc.write_pdf()
+
+
+def _pad(reader: PdfReader) -> list[PageObject | None]:
+    pages: list[PageObject | None] = list(reader.pages)
+    while len(pages) % 4:
+        pages.append(None)
+    return pages
+
+
+def booklet_order(n: int) -> list[tuple[int, int]]:
+    """Saddle-stitch order of `n` pages (a multiple of 4): (left, right) per printed side."""
+    sides = []
+    for i in range(n // 4):
+        sides.append((n - 1 - 2 * i, 2 * i))
+        sides.append((2 * i + 1, n - 2 - 2 * i))
+    return sides
+
+
+def booklet(pdf: bytes) -> bytes:
+    """Pages two-up on A4 landscape in saddle-stitch order, padded with blanks to a multiple of 4.
+
+    Print double-sided (flip on the short edge), fold the stack in half, staple on the fold.
+    """
+    reader = PdfReader(io.BytesIO(pdf))
+    pages = _pad(reader)
+    width, height = A4_LANDSCAPE
+    writer = PdfWriter()
+    for left, right in booklet_order(len(pages)):
+        sheet = PageObject.create_blank_page(width=width, height=height)
+        for slot, index in enumerate((left, right)):
+            page = pages[index]
+            if page is None:
+                continue
+            pw, ph = float(page.mediabox.width), float(page.mediabox.height)
+            scale = min((width / 2) / pw, height / ph)
+            dx = slot * width / 2 + (width / 2 - pw * scale) / 2
+            dy = (height - ph * scale) / 2
+            sheet.merge_transformed_page(page, Transformation().scale(scale).translate(dx, dy))
+        writer.add_page(sheet)
+    writer.add_metadata({"/Producer": "Relic Press", "/CreationDate": FIXED_DATE,
+                         "/ModDate": FIXED_DATE})
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()

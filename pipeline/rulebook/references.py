@@ -1,0 +1,302 @@
+"""The data references the prose may use: how each is checked and how each prints.
+
+Every reference is validated against the resolved model before anything renders; a failed
+validation is an error at the reference's place in the Markdown.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup, escape
+
+from pipeline.model import Entity, Model, split_path
+from pipeline.rulebook import views
+from pipeline.rulebook.i18n import label
+from pipeline.rulebook.source import Reference
+from pipeline.rulebook.values import fmt
+
+MISSING = object()
+
+
+class RefError(Exception):
+    """A reference that does not resolve: message and optional hint."""
+
+    def __init__(self, message: str, hint: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+
+@dataclass(frozen=True)
+class Context:
+    """What references need: the model, the language and the book's own section ids."""
+
+    model: Model
+    lang: str
+    env: jinja2.Environment
+    sections: Mapping[str, str] = field(default_factory=dict)
+    thumbnails: Mapping[str, Path] = field(default_factory=dict)
+    proof: bool = False
+
+
+@dataclass(frozen=True)
+class Spec:
+    name: str
+    params: tuple[str, ...]
+    optional: int
+    block: bool
+    render: Callable[[Context, tuple[Any, ...]], Markup]
+    doc: str
+
+
+def did_you_mean(word: str, choices: list[str]) -> str | None:
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+def entity(ctx: Context, entity_id: Any, kind: str | None = None) -> Entity:
+    if not isinstance(entity_id, str):
+        raise RefError(f"an entity id must be a string, not {entity_id!r}")
+    found = ctx.model.by_id.get(entity_id)
+    if found is None:
+        pool = [e.id for e in ctx.model.entities if kind is None or e.kind == kind]
+        raise RefError(f"unknown entity '{entity_id}'", did_you_mean(entity_id, pool))
+    if kind is not None and found.kind != kind:
+        raise RefError(f"'{entity_id}' is a {found.kind}, not a {kind}")
+    return found
+
+
+def value(ctx: Context, e: Entity, path: Any) -> Any:
+    if not isinstance(path, str) or not path:
+        raise RefError(f"a field path must be a non-empty string, not {path!r}")
+    if path == "count":
+        return e.count
+    got = e.get(path, MISSING)
+    if got is MISSING:
+        known = sorted(_paths(e.data))
+        raise RefError(f"'{e.id}' has no field '{path}'", did_you_mean(path, known))
+    return got
+
+
+def _paths(data: Any, prefix: str = "") -> list[str]:
+    out = []
+    if isinstance(data, Mapping):
+        for k, v in data.items():
+            out.append(prefix + str(k))
+            out += _paths(v, f"{prefix}{k}.")
+    elif isinstance(data, tuple):
+        for i, v in enumerate(data):
+            out.append(f"{prefix}{i}")
+            out += _paths(v, f"{prefix}{i}.")
+    return out
+
+
+def provisional_reason(e: Entity, path: str = "") -> str | None:
+    """Why a value (or anything inside an entity when path is "") is a design decision."""
+    marks = e.provisional
+    if "" in marks:
+        return marks[""]
+    want = split_path(path)
+    for key, reason in marks.items():
+        have = split_path(key)
+        if not path or want[: len(have)] == have or have[: len(want)] == want:
+            return reason
+    return None
+
+
+def mark(ctx: Context, html: Markup, reason: str | None, block: bool = False) -> Markup:
+    """Provisional values: a class for the proof build, with the reason as a footnote."""
+    if reason is None:
+        return html
+    tag = "div" if block else "span"
+    note = Markup('<span class="prov-note">{}: {}</span>').format(
+        label("provisional", ctx.lang), reason
+    ) if ctx.proof else Markup("")
+    return Markup('<{0} class="provisional">{1}{2}</{0}>').format(Markup(tag), html, note)
+
+
+# ----- the references ------------------------------------------------------------------------
+
+
+def r_stat(ctx: Context, args: tuple[Any, ...]) -> Markup:
+    e = entity(ctx, args[0])
+    got = value(ctx, e, args[1])
+    structured = isinstance(got, Mapping) and not any(k in got for k in ctx.model.pack.languages)
+    if structured and not all(isinstance(v, str | int | float) for v in got.values()):
+        raise RefError(f"'{e.id}.{args[1]}' is a structure; name one of its fields")
+    text = Markup('<span class="data">{}</span>').format(fmt(got, ctx.model, ctx.lang))
+    return mark(ctx, text, provisional_reason(e, args[1]))
+
+
+def r_add(ctx: Context, args: tuple[Any, ...]) -> Markup:
+    """The sum of numbers named "entity-id.dotted.path" (for worked examples)."""
+    total = 0
+    reasons = []
+    for arg in args:
+        if not isinstance(arg, str) or "." not in arg:
+            raise RefError(f"add() takes \"entity-id.field.path\" strings, not {arg!r}")
+        entity_id, path = arg.split(".", 1)
+        e = entity(ctx, entity_id)
+        got = value(ctx, e, path)
+        if isinstance(got, bool) or not isinstance(got, int | float):
+            raise RefError(f"'{arg}' is not a number")
+        total += got
+        reasons.append(provisional_reason(e, path))
+    text = Markup('<span class="data">{}</span>').format(fmt(total, ctx.model, ctx.lang))
+    return mark(ctx, text, next((r for r in reasons if r), None))
+
+
+def r_name(ctx: Context, args: tuple[Any, ...]) -> Markup:
+    e = entity(ctx, args[0])
+    if not isinstance(e.get("name"), Mapping):
+        raise RefError(f"'{e.id}' has no name")
+    return Markup('<span class="name">{}</span>').format(fmt(e.get("name"), ctx.model, ctx.lang))
+
+
+def r_text(ctx: Context, args: tuple[Any, ...]) -> Markup:
+    e = entity(ctx, args[0])
+    path = args[1] if len(args) > 1 else "text"
+    got = value(ctx, e, path)
+    if not isinstance(got, Mapping) or ctx.model.pack.source_language not in got:
+        raise RefError(f"'{e.id}.{path}' is not a localized text")
+    html = Markup('<span class="quote">{}</span>').format(fmt(got, ctx.model, ctx.lang))
+    return mark(ctx, html, provisional_reason(e, path))
+
+
+def _block(ctx: Context, template: str, e: Entity | None, **view: Any) -> Markup:
+    html = Markup(ctx.env.get_template(template).render(lang=ctx.lang, **view).strip())
+    reason = provisional_reason(e) if e is not None else None
+    return mark(ctx, html, reason, block=True)
+
+
+def r_table(ctx: Context, args: tuple[Any, ...]) -> Markup:
+    e = entity(ctx, args[0], "table")
+    return _block(ctx, "table.html.j2", e, t=views.table_view(ctx.model, e, ctx.lang))
+
+
+def r_monster(ctx: Context, args: tuple[Any, ...]) -> Markup:
+    e = entity(ctx, args[0], "monster")
+    view = views.monster_view(ctx.model, e, ctx.lang, ctx.thumbnails.get(e.id))
+    return _block(ctx, "monster.html.j2", e, m=view)
+
+
+def r_matrix(ctx: Context, args: tuple[Any, ...]) -> Markup:
+    e = entity(ctx, args[0], "matrix")
+    return _block(ctx, "matrix.html.j2", e, t=views.matrix_view(ctx.model, e, ctx.lang))
+
+
+def r_character(ctx: Context, args: tuple[Any, ...]) -> Markup:
+    e = entity(ctx, args[0], "character")
+    view = views.character_view(ctx.model, e, ctx.lang, ctx.thumbnails.get(e.id))
+    return _block(ctx, "character.html.j2", e, c=view)
+
+
+def _kind(ctx: Context, kind: Any) -> str:
+    kinds = ctx.model.kinds()
+    if not isinstance(kind, str) or kind not in kinds:
+        raise RefError(f"no entity of kind '{kind}' in the pack", did_you_mean(str(kind), kinds))
+    return kind
+
+
+def r_components(ctx: Context, args: tuple[Any, ...]) -> Markup:
+    kinds = [_kind(ctx, args[0])] if args else None
+    rows = views.components_view(ctx.model, ctx.lang, kinds)
+    return _block(ctx, "components.html.j2", None, rows=rows)
+
+
+def r_thumbnails(ctx: Context, args: tuple[Any, ...]) -> Markup:
+    """Pictures of the printed components of a kind, or of the named entities."""
+    if len(args) == 1 and args[0] in ctx.model.kinds() and args[0] not in ctx.model.by_id:
+        ids = [e.id for e in ctx.model.of_kind(args[0])]
+    else:
+        ids = [entity(ctx, a).id for a in args]
+    if not ids:
+        raise RefError("thumbnails() needs a kind or entity ids")
+    pics = [views.thumb(ctx.model, i, ctx.lang, ctx.thumbnails[i]) for i in ids
+            if i in ctx.thumbnails]
+    if not pics:
+        return Markup("")
+    return _block(ctx, "thumbnails.html.j2", None, pics=pics)
+
+
+def r_see(ctx: Context, args: tuple[Any, ...]) -> Markup:
+    target = args[0]
+    if not isinstance(target, str) or target not in ctx.sections:
+        raise RefError(
+            f"no section with id '{target}' in the {ctx.lang} book",
+            did_you_mean(str(target), sorted(ctx.sections)),
+        )
+    return Markup('<a class="see" href="#{}">{}&nbsp;</a>').format(target, label("see", ctx.lang))
+
+
+def r_title(ctx: Context, args: tuple[Any, ...]) -> Markup:
+    """The title of a section, as a link."""
+    target = args[0]
+    r_see(ctx, args)
+    return Markup('<a class="title-ref" href="#{}">{}</a>').format(target, ctx.sections[target])
+
+
+SPECS: dict[str, Spec] = {
+    s.name: s
+    for s in (
+        Spec("stat", ("entity", "field"), 0, False, r_stat,
+             "one value of an entity, e.g. stat(\"zombie\", \"stats.speed\")"),
+        Spec("value", ("entity", "field"), 0, False, r_stat, "the same as stat()"),
+        Spec("add", ("entity.field", "entity.field"), 98, False, r_add,
+             "the sum of several numbers, e.g. add(\"crevice-shallow-1.width\", "
+             "\"crevice-jump.cells_add\")"),
+        Spec("name", ("entity",), 0, False, r_name, "an entity's name"),
+        Spec("text", ("entity", "field"), 1, False, r_text,
+             "a localized text of an entity (default field: text)"),
+        Spec("table", ("table",), 0, True, r_table, "a roll table with its rows"),
+        Spec("monster_block", ("monster",), 0, True, r_monster, "a monster's stat block"),
+        Spec("matrix", ("matrix",), 0, True, r_matrix, "the monster-versus-obstacle matrix"),
+        Spec("character_stats", ("character",), 0, True, r_character, "a character board"),
+        Spec("components", ("kind",), 1, True, r_components,
+             "the component list with counts (all printed kinds, or one kind)"),
+        Spec("thumbnails", ("kind-or-entity",), 99, True, r_thumbnails,
+             "pictures of rendered components (left out when none were built)"),
+        Spec("see", ("section",), 0, False, r_see, "a cross-reference: \"see p. N\""),
+        Spec("title", ("section",), 0, False, r_title, "a section's title as a link"),
+    )
+}
+
+
+def check_arity(ref: Reference) -> None:
+    spec = SPECS.get(ref.name)
+    if spec is None:
+        raise RefError(f"unknown reference '{ref.name}'", did_you_mean(ref.name, sorted(SPECS)))
+    need = len(spec.params) - min(spec.optional, len(spec.params))
+    most = len(spec.params) + max(0, spec.optional - len(spec.params))
+    if not need <= len(ref.args) <= most:
+        shown = ", ".join(spec.params)
+        raise RefError(f"{ref.name}() takes ({shown}); got {len(ref.args)} argument(s)")
+
+
+def render(ctx: Context, ref: Reference) -> Markup:
+    """The reference's HTML, or `RefError`."""
+    check_arity(ref)
+    return SPECS[ref.name].render(ctx, ref.args)
+
+
+def explained_kinds(ctx: Context, ref: Reference) -> set[str]:
+    """The entity kinds a (valid) reference shows to the reader."""
+    kinds: set[str] = set()
+    for arg in ref.args[:1] if ref.name not in ("thumbnails",) else ref.args:
+        if not isinstance(arg, str):
+            continue
+        if arg in ctx.model.by_id:
+            kinds.add(ctx.model.by_id[arg].kind)
+        elif ref.name in ("components", "thumbnails"):
+            kinds.add(arg)
+    return kinds
+
+
+def escape_text(text: str) -> Markup:
+    return escape(text)

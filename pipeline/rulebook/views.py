@@ -1,0 +1,189 @@
+"""Localized, plain views of entities for the book's block templates (tables, stat blocks)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pipeline.model import Entity, Model
+from pipeline.rulebook.i18n import label, localized, word
+from pipeline.rulebook.values import alternatives, amounts, fmt, number, roll_range
+
+OBSTACLES: dict[str, dict[str, str]] = {
+    "door": {"ru": "Дверь", "en": "Door"},
+    "locked-door": {"ru": "Запертая дверь", "en": "Locked door"},
+    "crevice-vertical": {"ru": "Верт. расщелина", "en": "Vertical crevice"},
+    "crevice-horizontal": {"ru": "Гориз. расщелина", "en": "Horizontal crevice"},
+    "bridge": {"ru": "Мост", "en": "Bridge"},
+    "water": {"ru": "Вода", "en": "Water"},
+}
+KINDS: dict[str, dict[str, str]] = {
+    "character": {"ru": "Планшеты персонажей", "en": "Character boards"},
+    "relationship": {"ru": "Тайтлы отношений", "en": "Relationship titles"},
+    "tile": {"ru": "Площадки", "en": "Tiles"},
+    "monster": {"ru": "Карты монстров", "en": "Monster cards"},
+    "item": {"ru": "Карты предметов", "en": "Item cards"},
+    "card": {"ru": "Прочие карты", "en": "Other cards"},
+    "deck": {"ru": "Рубашки колод", "en": "Deck backs"},
+    "token": {"ru": "Жетоны", "en": "Tokens"},
+    "trap": {"ru": "Открытые ловушки", "en": "Open traps"},
+}
+EFFECTS: dict[str, dict[str, str]] = {
+    "pass": {"ru": "проходит", "en": "passes"},
+    "blocked": {"ru": "стоп", "en": "blocked"},
+    "held": {"ru": "задержан", "en": "held"},
+    "dies": {"ru": "гибнет", "en": "dies"},
+    "loses-health": {"ru": "−{health} хп", "en": "−{health} health"},
+    "breaks": {"ru": "ломает", "en": "breaks"},
+}
+
+
+def name_of(model: Model, e: Entity, lang: str) -> str:
+    return str(localized(e.get("name"), lang, model.pack.source_language) or e.id)
+
+
+def printed_kinds(model: Model) -> list[str]:
+    comps = model.pack.print_profile.get("components", {})
+    return sorted(comps) if isinstance(comps, Mapping) else []
+
+
+def table_view(model: Model, e: Entity, lang: str) -> dict[str, Any]:
+    src = model.pack.source_language
+    rows = []
+    for row in e.get("rows", ()):
+        if isinstance(row.get("result"), Mapping):
+            result = amounts(row["result"], model, lang)
+        elif row.get("text") is not None:
+            result = str(localized(row["text"], lang, src))
+        else:
+            result = fmt(row.get("result", ""), model, lang)
+        rows.append({"roll": roll_range(row["roll"]), "result": result})
+    dice = str(e.get("dice", ""))
+    if e.get("bonus") == "cache":
+        dice += " + N"
+    notes = [str(localized(m.get("text"), lang, src)) for m in e.get("modifiers", ())
+             if m.get("text") is not None]
+    return {"id": e.id, "name": name_of(model, e, lang), "dice": dice, "rows": rows,
+            "notes": notes}
+
+
+def _damage(block: Mapping[str, Any] | None, lang: str) -> str:
+    if not block or "damage" not in block:
+        return "—"
+    dmg = block["damage"]
+    return ", ".join(f"{number(v)} ({word(k, lang) if k != 'acid' else acid(lang)})"
+                     for k, v in dmg.items())
+
+
+def acid(lang: str) -> str:
+    return {"ru": "кислота", "en": "acid"}[lang]
+
+
+def _players(spread: Mapping[str, Any]) -> list[dict[str, str]]:
+    return [{"players": roll_range(k), "count": number(v)} for k, v in spread.items()]
+
+
+def monster_view(model: Model, e: Entity, lang: str, thumb: Path | None) -> dict[str, Any]:
+    normal = e.get("stats") or {}
+    ctrl = e.get("controlled") or {}
+    lines = []
+    for stat in ("speed", "health"):
+        if stat in normal or stat in ctrl:
+            lines.append({"label": word(stat, lang), "normal": fmt(normal.get(stat, "—"),
+                          model, lang), "controlled": fmt(ctrl.get(stat, "—"), model, lang)})
+    if e.get("health_by_players"):
+        shown = ", ".join(f"{number(v)} ({roll_range(k)})"
+                          for k, v in e.get("health_by_players").items())
+        lines.append({"label": word("health", lang), "normal": shown, "controlled": shown})
+    if "damage" in normal or "damage" in ctrl:
+        lines.append({"label": label("damage", lang), "normal": _damage(normal, lang),
+                      "controlled": _damage(ctrl, lang)})
+    rewards = e.get("rewards") or {}
+    return {
+        "id": e.id,
+        "name": name_of(model, e, lang),
+        "text": localized(e.get("text"), lang, model.pack.source_language),
+        "lines": lines,
+        "kit": number(e.get("kit", e.count)),
+        "min_players": number(e.get("min_players", 1)),
+        "by_players": _players(e.get("by_players") or {}),
+        "attack": ", ".join(word(a, lang) for a in e.get("attack", ())),
+        "reward_normal": alternatives(rewards.get("uncontrolled", ()), model, lang),
+        "reward_controlled": alternatives(rewards.get("controlled", ()), model, lang),
+        "thumb": thumb.as_uri() if thumb else None,
+    }
+
+
+def matrix_view(model: Model, e: Entity, lang: str) -> dict[str, Any]:
+    obstacles = list(e.get("obstacles", ()))
+    heads = []
+    for ob in obstacles:
+        found = model.by_id.get(ob)
+        heads.append(name_of(model, found, lang) if found else
+                     OBSTACLES.get(ob, {}).get(lang, ob))
+    rows = []
+    for row in e.get("rows", ()):
+        monster = model.by_id.get(row["monster"])
+        title = name_of(model, monster, lang) if monster else row["monster"]
+        if row.get("species") and monster is not None:
+            for sp in monster.get("species", ()):
+                if sp.get("id") == row["species"]:
+                    title = str(localized(sp.get("name"), lang, model.pack.source_language))
+        cells = [effect(row.get("cells", {}).get(ob), lang) for ob in obstacles]
+        rows.append({"name": title, "cells": cells})
+    return {"id": e.id, "name": name_of(model, e, lang), "heads": heads, "rows": rows}
+
+
+def effect(cell: Mapping[str, Any] | None, lang: str) -> str:
+    if not cell:
+        return "—"
+    text = EFFECTS.get(cell["effect"], {}).get(lang, cell["effect"])
+    text = text.format(health=cell.get("health", ""))
+    if cell.get("max_width"):
+        text += f" (≤{cell['max_width']})"
+    if cell.get("controlled"):
+        text += f" / {effect(cell['controlled'], lang)}"
+    return text
+
+
+def character_view(model: Model, e: Entity, lang: str, thumb: Path | None) -> dict[str, Any]:
+    src = model.pack.source_language
+    stats = [{"label": word(k, lang), "value": number(v)}
+             for k, v in (e.get("stats") or {}).items()]
+    start = e.get("start") or {}
+    return {
+        "id": e.id,
+        "name": name_of(model, e, lang),
+        "motive": localized(e.get("motive"), lang, src),
+        "health": number(e.get("health", 0)),
+        "stats": stats,
+        "thrift": number(e.get("thrift", 0)),
+        "weapon_limit": number(e.get("weapon_limit", 0)),
+        "hire_limit": number(e.get("hire_limit", 0)),
+        "start": amounts(start, model, lang) if start else "—",
+        "abilities": [localized(a.get("text"), lang, src) for a in e.get("abilities", ())
+                      if a.get("text") is not None],
+        "thumb": thumb.as_uri() if thumb else None,
+    }
+
+
+def components_view(model: Model, lang: str, kinds: list[str] | None) -> list[dict[str, Any]]:
+    """Name and copies of every printed component (or of the given kinds)."""
+    chosen = kinds if kinds is not None else printed_kinds(model) or model.kinds()
+    rows = []
+    for kind in chosen:
+        counts: dict[str, int] = {}
+        for e in model.of_kind(kind):
+            name = name_of(model, e, lang)
+            counts[name] = counts.get(name, 0) + e.count
+        if kinds is None or len(kinds) > 1:
+            rows.append({"group": KINDS.get(kind, {}).get(lang, kind),
+                         "count": number(sum(counts.values()))})
+        for name in sorted(counts, key=lambda n: n.lower()):
+            rows.append({"name": name, "count": number(counts[name]), "kind": kind})
+    return rows
+
+
+def thumb(model: Model, entity_id: str, lang: str, path: Path) -> dict[str, str]:
+    return {"name": name_of(model, model.by_id[entity_id], lang), "src": path.as_uri()}
