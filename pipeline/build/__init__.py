@@ -1,0 +1,156 @@
+"""`relic build`: a pack's model -> print-ready files, in stages with typed results.
+
+    Model -> Components (one per physical copy)     components.expand
+          -> fonts and glyphs checked                fonts
+          -> rendered faces (cached PDF pages)       render.render_faces
+          -> Layout (sheets, placements in mm)       layout.layout
+          -> PDF sheets, shop PDFs, PNGs, manifest   impose, outputs
+
+Problems are collected and reported once as a RelicError; nothing half-written is left behind.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from pipeline.build.components import Components, expand
+from pipeline.build.fonts import FontError, faces_for, missing_glyphs
+from pipeline.build.formats import PROJECT_ROOT, Profile, load_labels, load_profile
+from pipeline.build.layout import layout
+from pipeline.build.progress import Progress
+from pipeline.diagnostics import Diagnostic, RelicError, Span, error
+from pipeline.model import Model
+
+__all__ = ["BuildOptions", "BuildResult", "build"]
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    out_root: Path  # files go to <out_root>/<lang>/
+    cache_dir: Path
+    langs: tuple[str, ...] = ()  # empty: every language of the pack
+    paper: str | None = None
+    duplex: bool = True  # False: only the variant with backs on separate sheets
+    proof: bool = False
+    png: bool = True
+    workers: int = 1
+
+
+@dataclass(frozen=True)
+class LangResult:
+    lang: str
+    folder: Path
+    components: int
+    faces: int
+    rendered: int
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    langs: tuple[LangResult, ...]
+    seconds: float
+
+    @property
+    def components(self) -> int:
+        return sum(r.components for r in self.langs)
+
+    @property
+    def rendered(self) -> int:
+        return sum(r.rendered for r in self.langs)
+
+
+def build(model: Model, options: BuildOptions, progress: Progress | None = None) -> BuildResult:
+    """Every stage in order, for every requested language."""
+    started = time.perf_counter()
+    progress = progress or Progress(quiet=True)
+    profile = load_profile(model.pack, options.paper)
+    langs = options.langs or model.pack.languages
+    unknown = [lang for lang in langs if lang not in model.pack.languages]
+    if unknown:
+        raise RelicError([error("unknown-language", f"the pack has no language {', '.join(unknown)}"
+                                f" (it has {', '.join(model.pack.languages)})",
+                                model.pack.manifest.span(("languages",)))])
+    results = tuple(_build_lang(model, profile, lang, options, progress) for lang in langs)
+    return BuildResult(results, time.perf_counter() - started)
+
+
+def _build_lang(model: Model, profile: Profile, lang: str, options: BuildOptions,
+                progress: Progress) -> LangResult:
+    from pipeline.build import render  # imports WeasyPrint: only when really building
+
+    labels = load_labels(model.pack, lang)
+    components = expand(model, profile, lang, options.proof, labels)
+    check_fonts(model, profile, components)
+    settings = render.RenderSettings(
+        fonts=dict(profile.fonts), min_font_pt=profile.min_font_pt,
+        formats=dict(profile.formats), charset=charset(components),
+        pack_root=str(model.pack.root.resolve()), cache_dir=str(options.cache_dir.resolve()),
+        lang=lang,
+    )
+    settings = replace(settings, salt=settings.key())
+    faces = list(components.faces.values())
+    progress.start(f"{lang}: rendering {len(faces)} faces", len(faces))
+    rendered, problems = render.render_faces(faces, settings, options.workers, progress.advance)
+    progress.finish()
+    fresh = len(problems.rendered)
+    report = [_diagnostic(model, p.entity_id, p.code, p.message) for p in problems.problems]
+    report += [error("unsafe-url", f"refused to fetch {url}", model.pack.manifest.span())
+               for url in sorted(set(problems.refused))]
+    if report:
+        raise RelicError(report)
+    layouts = {fmt: layout(components.of_format(fmt), profile.formats[fmt], profile.sheet,
+                           duplex=True) for fmt in components.formats()}
+    from pipeline.build.write import write_all
+
+    folder = write_all(model, profile, lang, components, layouts, rendered, options, progress)
+    return LangResult(lang, folder, len(components.items), len(faces), fresh)
+
+
+def check_fonts(model: Model, profile: Profile, components: Components) -> None:
+    """Every configured font exists and has a glyph for every character the faces print."""
+    try:
+        fonts = faces_for(profile.fonts)
+    except FontError as exc:
+        raise RelicError([error("missing-font", str(exc), model.pack.manifest.span(("print",)),
+                                hint="install the font or set print.fonts in pack.yaml")]) from exc
+    problems: list[Diagnostic] = []
+    seen: set[tuple[str, str, str]] = set()
+    for face in components.faces.values():
+        text = [face.context]
+        for font in fonts:
+            for ch in missing_glyphs(font, text):
+                key = (face.entity_id, font.family, ch)
+                if key in seen:
+                    continue
+                seen.add(key)
+                problems.append(_diagnostic(
+                    model, face.entity_id, "missing-glyph",
+                    f"character {ch!r} (U+{ord(ch):04X}) has no glyph in font {font.family} "
+                    f"{font.style} ({font.path})"))
+    if problems:
+        raise RelicError(problems)
+
+
+def charset(components: Components) -> str:
+    """Every character any face can print: the faces' data and the templates' own text."""
+    chars = {chr(c) for c in range(0x20, 0x7F)}
+    for face in components.faces.values():
+        chars.update(face.context)
+    for path in (PROJECT_ROOT / "templates" / "cards").rglob("*.j2"):
+        chars.update(path.read_text(encoding="utf-8"))
+    return "".join(sorted(ch for ch in chars if ch.isprintable() and not ch.isspace()))
+
+
+def _diagnostic(model: Model, entity_id: str, code: str, message: str) -> Diagnostic:
+    if entity_id in model.by_id:
+        span = model.locate(entity_id)
+    else:
+        span = Span(model.pack.manifest.display)
+    return error(code, f"{entity_id}: {message}", span)
+
+
+def doc_id(*parts: str) -> str:
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()

@@ -1,0 +1,168 @@
+"""Model -> Components: one entry per physical copy, each pointing at the faces it prints."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pipeline.build.formats import Profile
+from pipeline.model import Entity, Model, thaw
+
+LANG_KEY = re.compile(r"^[a-z]{2}(-[A-Z]{2})?$")
+
+
+@dataclass(frozen=True)
+class Face:
+    """One distinct printed face: a template filled with one context; rendered once."""
+
+    key: str  # sha256 of template name, format and context (the cache adds template/asset hashes)
+    side: str  # "front" or "back"
+    template: str  # path under templates/cards/, e.g. "monster.html.j2"
+    format: str
+    context: str  # canonical JSON: what the template receives
+    entity_id: str  # the entity named in diagnostics (for shared backs: the first one)
+
+
+@dataclass(frozen=True)
+class Component:
+    """One physical copy of a printed entity."""
+
+    id: str
+    kind: str
+    copy: int  # 1-based
+    copies: int
+    format: str
+    front: str  # Face.key
+    back: str | None  # Face.key
+
+    @property
+    def name(self) -> str:
+        return f"{self.id}-{self.copy}"
+
+
+@dataclass(frozen=True)
+class Components:
+    items: tuple[Component, ...]
+    faces: Mapping[str, Face]
+
+    def of_format(self, fmt: str) -> tuple[Component, ...]:
+        return tuple(c for c in self.items if c.format == fmt)
+
+    def formats(self) -> list[str]:
+        return sorted({c.format for c in self.items})
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for c in self.items:
+            out[c.id] = out.get(c.id, 0) + 1
+        return out
+
+
+def is_text(value: Any) -> bool:
+    """A localized text mapping: every key a language code, every value a string."""
+    return (
+        isinstance(value, Mapping)
+        and bool(value)
+        and all(isinstance(k, str) and LANG_KEY.match(k) for k in value)
+        and all(isinstance(v, str) for v in value.values())
+    )
+
+
+def localize(value: Any, lang: str, fallback: str) -> Any:
+    """Plain data with every localized text replaced by its string in `lang` (or the source)."""
+    if is_text(value):
+        return value.get(lang) or value.get(fallback) or next(iter(value.values()))
+    if isinstance(value, Mapping):
+        return {k: localize(v, lang, fallback) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [localize(v, lang, fallback) for v in value]
+    return value
+
+
+def _strings(value: Any) -> Iterable[str]:
+    """Every string value, and every mapping key (attitudes are keyed by character id)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for k, v in value.items():
+            if isinstance(k, str):
+                yield k
+            yield from _strings(v)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            yield from _strings(v)
+
+
+def entity_view(entity: Entity, lang: str, fallback: str) -> dict[str, Any]:
+    view = localize(thaw(entity.data), lang, fallback)
+    view["count"] = entity.count
+    view["provisional"] = dict(entity.provisional)
+    return view
+
+
+def references(entity: Entity, model: Model) -> list[Entity]:
+    """Entities whose id appears as a value in this entity's data (one level)."""
+    ids = sorted({s for s in _strings(entity.data) if s in model.by_id and s != entity.id})
+    return [model.by_id[i] for i in ids]
+
+
+def face_context(entity: Entity | None, kind: str, model: Model, lang: str,
+                 proof: bool, labels: Mapping[str, Any]) -> dict[str, Any]:
+    """Everything a template sees: the entity, the entities it refers to, pack info, labels."""
+    src = model.pack.source_language
+    pack = {
+        "id": model.pack.id,
+        "title": localize(thaw(model.pack.title), lang, src),
+        "lang": lang,
+    }
+    ctx: dict[str, Any] = {"kind": kind, "pack": pack, "lang": lang, "proof": proof,
+                           "labels": thaw(labels)}
+    if entity is not None:
+        ctx["entity"] = entity_view(entity, lang, src)
+        ctx["refs"] = {e.id: entity_view(e, lang, src) for e in references(entity, model)}
+    return ctx
+
+
+def _face(side: str, template: str, fmt: str, ctx: dict[str, Any], entity_id: str) -> Face:
+    text = json.dumps(ctx, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    key = hashlib.sha256(f"{side}\0{template}\0{fmt}\0{text}".encode()).hexdigest()
+    return Face(key, side, template, fmt, text, entity_id)
+
+
+def expand(model: Model, profile: Profile, lang: str, proof: bool,
+           labels: Mapping[str, Any]) -> Components:
+    """The one place where counts become copies: every printed entity times its count."""
+    items: list[Component] = []
+    faces: dict[str, Face] = {}
+    shared_backs: dict[tuple[str, str, Any], str] = {}
+    for spec in profile.kinds:
+        for entity in sorted(model.of_kind(spec.kind), key=lambda e: e.id):
+            fmt, template, back = spec.choose(entity.get)
+            ctx = face_context(entity, spec.kind, model, lang, proof, labels)
+            front = _face("front", f"{template}.html.j2", fmt, ctx, entity.id)
+            faces.setdefault(front.key, front)
+            back_key = None
+            if back and spec.back_per_entity:
+                face = _face("back", f"backs/{back}.html.j2", fmt, ctx, entity.id)
+                faces.setdefault(face.key, face)
+                back_key = face.key
+            elif back:
+                group = entity.get(spec.back_by) if spec.back_by else None
+                shared = (fmt, back, group)
+                if shared not in shared_backs:
+                    bctx = face_context(None, spec.kind, model, lang, proof, labels)
+                    if isinstance(group, str) and group in model.by_id:
+                        bctx["group"] = entity_view(model.by_id[group], lang,
+                                                    model.pack.source_language)
+                    face = _face("back", f"backs/{back}.html.j2", fmt, bctx, entity.id)
+                    faces.setdefault(face.key, face)
+                    shared_backs[shared] = face.key
+                back_key = shared_backs[shared]
+            for copy in range(1, entity.count + 1):
+                items.append(Component(entity.id, spec.kind, copy, entity.count, fmt,
+                                       front.key, back_key))
+    return Components(tuple(items), faces)

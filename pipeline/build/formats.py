@@ -1,0 +1,253 @@
+"""Formats, sheets and the pack's print profile: YAML data checked by schemas/print/*.json."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft7Validator
+from referencing import Registry, Resource
+from ruamel.yaml import YAML
+
+from pipeline.build.units import parse_length
+from pipeline.diagnostics import Diagnostic, RelicError, Span, error, relative
+from pipeline.model import PackInfo, thaw
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+SCHEMAS = PROJECT_ROOT / "schemas"
+LIBRARY = PROJECT_ROOT / "templates" / "print"
+
+DEFAULT_BLEED = "3mm"
+DEFAULT_MIN_FONT = "7pt"
+DEFAULT_FONTS = {"body": "DejaVu Sans", "title": "DejaVu Serif"}
+
+
+@dataclass(frozen=True)
+class Format:
+    """A component's trim size (mm), shape and bleed."""
+
+    name: str
+    label: str
+    width: float
+    height: float
+    bleed: float
+    shape: str = "rect"
+    corner: float = 0.0
+
+    @property
+    def bleed_width(self) -> float:
+        return self.width + 2 * self.bleed
+
+    @property
+    def bleed_height(self) -> float:
+        return self.height + 2 * self.bleed
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """A paper size in portrait orientation (mm) with its margin and gutter."""
+
+    name: str
+    label: str
+    width: float
+    height: float
+    margin: float
+    gutter: float = 0.0
+    mark_length: float = 4.0
+
+
+@dataclass(frozen=True)
+class Variant:
+    """Entities whose `field` equals `equals` print with another format, template or back."""
+
+    field: str
+    equals: Any
+    format: str | None = None
+    template: str | None = None
+    back: str | None = None
+
+
+@dataclass(frozen=True)
+class KindPrint:
+    """How one kind is printed: format, front template, back template."""
+
+    kind: str
+    format: str
+    template: str
+    back: str | None
+    back_per_entity: bool = False
+    back_by: str | None = None
+    variants: tuple[Variant, ...] = ()
+
+    def choose(self, get) -> tuple[str, str, str | None]:
+        """(format, template, back) for an entity; `get(dotted)` reads its data."""
+        for v in self.variants:
+            if get(v.field) == v.equals:
+                return (v.format or self.format, v.template or self.template,
+                        v.back or self.back)
+        return self.format, self.template, self.back
+
+
+@dataclass(frozen=True)
+class Profile:
+    """The resolved print profile of one build."""
+
+    paper: str
+    bleed: float
+    min_font_pt: float
+    fonts: Mapping[str, str]
+    kinds: tuple[KindPrint, ...]
+    formats: Mapping[str, Format]
+    sheets: Mapping[str, Sheet]
+
+    def for_kind(self, kind: str) -> KindPrint | None:
+        return next((k for k in self.kinds if k.kind == kind), None)
+
+    @property
+    def sheet(self) -> Sheet:
+        return self.sheets[self.paper]
+
+
+@cache
+def _registry() -> Registry:
+    resources = []
+    for path in sorted(SCHEMAS.rglob("*.json")):
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        if "$id" in schema:
+            resources.append((schema["$id"], Resource.from_contents(schema)))
+    return Registry().with_resources(resources)
+
+
+def validator(name: str) -> Draft7Validator:
+    """A draft-07 validator for schemas/print/<name>.json, with refs into schemas/ resolved."""
+    schema = json.loads((SCHEMAS / "print" / f"{name}.json").read_text(encoding="utf-8"))
+    return Draft7Validator(schema, registry=_registry())
+
+
+def _yaml_line(data: Any, path: tuple) -> tuple[int, int]:
+    """The 1-based line and column of a value in a ruamel document, or of its nearest parent."""
+    line, col, node = 1, 1, data
+    for key in path:
+        lc = getattr(node, "lc", None)
+        try:
+            if lc is not None:
+                pos = lc.key(key) if isinstance(key, str) else lc.item(key)
+                line, col = pos[0] + 1, pos[1] + 1
+            node = node[key]
+        except (KeyError, IndexError, TypeError, AttributeError):
+            break
+    return line, col
+
+
+def _schema_errors(name: str, data: Any, display: str, locate) -> list[Diagnostic]:
+    out = []
+    for err in sorted(validator(name).iter_errors(data), key=lambda e: list(e.absolute_path)):
+        line, col = locate(tuple(err.absolute_path))
+        where = ".".join(str(p) for p in err.absolute_path) or "(top)"
+        out.append(error("print-schema", f"{where}: {err.message}", Span(display, line, col)))
+    return out
+
+
+def _load_yaml(path: Path, schema: str) -> tuple[dict, list[Diagnostic]]:
+    display = relative(path)
+    try:
+        data = YAML(typ="rt").load(path.read_text(encoding="utf-8"))
+    except Exception as exc:  # ruamel raises many error types for bad YAML
+        return {}, [error("print-yaml", f"cannot read {display}: {exc}", Span(display))]
+    errors = _schema_errors(schema, data, display, lambda p: _yaml_line(data, p))
+    return (thaw(data) if not errors else {}), errors
+
+
+def _format(name: str, raw: Mapping[str, Any], bleed: float) -> Format:
+    return Format(
+        name=name,
+        label=raw.get("label", name),
+        width=parse_length(raw["width"]),
+        height=parse_length(raw["height"]),
+        bleed=parse_length(raw["bleed"]) if "bleed" in raw else bleed,
+        shape=raw.get("shape", "rect"),
+        corner=parse_length(raw.get("corner", "0mm")),
+    )
+
+
+def _sheet(name: str, raw: Mapping[str, Any]) -> Sheet:
+    return Sheet(
+        name=name,
+        label=raw.get("label", name),
+        width=parse_length(raw["width"]),
+        height=parse_length(raw["height"]),
+        margin=parse_length(raw["margin"]),
+        gutter=parse_length(raw.get("gutter", "0mm")),
+        mark_length=parse_length(raw.get("mark_length", "4mm")),
+    )
+
+
+def _library(name: str, pack_root: Path, errors: list[Diagnostic]) -> dict[str, Any]:
+    """Library entries of formats.yaml / sheets.yaml, overlaid by the pack's own print folder."""
+    merged: dict[str, Any] = {}
+    for path in (LIBRARY / f"{name}.yaml", pack_root / "print" / f"{name}.yaml"):
+        if path.is_file():
+            data, errs = _load_yaml(path, name)
+            errors.extend(errs)
+            merged.update(data.get(name, {}))
+    return merged
+
+
+def load_profile(pack: PackInfo, paper: str | None = None) -> Profile:
+    """The pack's print profile with its formats and sheets (RelicError lists every problem)."""
+    errors: list[Diagnostic] = []
+    raw = thaw(pack.print_profile)
+    manifest = pack.manifest
+    errors += _schema_errors(
+        "profile", raw, manifest.display, lambda p: _pos(manifest.span(("print", *p)))
+    )
+    formats_raw = _library("formats", pack.root, errors)
+    sheets_raw = _library("sheets", pack.root, errors)
+    if errors:
+        raise RelicError(errors)
+    bleed = parse_length(raw.get("bleed", DEFAULT_BLEED))
+    formats = {n: _format(n, f, bleed) for n, f in sorted(formats_raw.items())}
+    sheets = {n: _sheet(n, s) for n, s in sorted(sheets_raw.items())}
+    kinds = []
+    for kind, spec in sorted(raw.get("components", {}).items()):
+        variants = tuple(Variant(v["field"], v["equals"], v.get("format"), v.get("template"),
+                                 v.get("back")) for v in spec.get("variants", []))
+        where = ("print", "components", kind)
+        for i, name in enumerate([spec["format"]] + [v.format for v in variants]):
+            if name and name not in formats:
+                path = (*where, "format") if i == 0 else (*where, "variants", i - 1, "format")
+                errors.append(_unknown("format", name, formats, manifest.span(path)))
+        kinds.append(KindPrint(kind, spec["format"], spec.get("template", kind),
+                               spec.get("back"), bool(spec.get("back_per_entity", False)),
+                               spec.get("back_by"), variants))
+    chosen = paper or raw.get("paper", "a4")
+    if chosen not in sheets:
+        errors.append(_unknown("paper", chosen, sheets, manifest.span(("print", "paper"))))
+    if errors:
+        raise RelicError(errors)
+    fonts = {**DEFAULT_FONTS, **raw.get("fonts", {})}
+    min_font = parse_length(raw.get("min_font_size", DEFAULT_MIN_FONT)) * 72 / 25.4
+    return Profile(chosen, bleed, round(min_font, 3), fonts, tuple(kinds), formats, sheets)
+
+
+def _pos(span: Span) -> tuple[int, int]:
+    return span.line, span.col
+
+
+def _unknown(what: str, name: str, known: Mapping[str, Any], span: Span) -> Diagnostic:
+    return error(f"unknown-{what}", f"unknown {what} {name!r}", span,
+                 hint="known: " + ", ".join(sorted(known)))
+
+
+def load_labels(pack: PackInfo, lang: str) -> dict[str, str]:
+    """Printed captions in `lang` (falling back to the source language, then to the key)."""
+    errors: list[Diagnostic] = []
+    raw = _library("labels", pack.root, errors)
+    if errors:
+        raise RelicError(errors)
+    src = pack.source_language
+    return {k: v.get(lang) or v.get(src) or k for k, v in sorted(raw.items())}

@@ -1,0 +1,217 @@
+"""Rendered faces + Layout -> PDF files: sheets for home printing and one-per-page shop files.
+
+Face pages become form XObjects placed with a transform. Objects are imported by content
+(a structural hash), so a font or a face used many times is stored once, and the output does
+not depend on which batch file a face came from.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+
+from pypdf import PdfReader, PdfWriter
+from pypdf.generic import (
+    ArrayObject,
+    BooleanObject,
+    ByteStringObject,
+    DecodedStreamObject,
+    DictionaryObject,
+    EncodedStreamObject,
+    FloatObject,
+    IndirectObject,
+    NameObject,
+    NullObject,
+    NumberObject,
+    PdfObject,
+    RectangleObject,
+    StreamObject,
+    TextStringObject,
+)
+
+from pipeline.build.formats import Format
+from pipeline.build.layout import Layout, Placement
+from pipeline.build.render import Rendered
+from pipeline.build.units import mm_to_pt
+
+MARK_WIDTH_PT = 0.25
+PRODUCER = "Relic Press"
+
+
+def _num(v: float) -> str:
+    text = f"{v:.4f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+class Importer:
+    """Copies objects from cached face PDFs into one writer, sharing identical objects."""
+
+    def __init__(self, writer: PdfWriter):
+        self.writer = writer
+        self.readers: dict[str, PdfReader] = {}
+        self.by_digest: dict[bytes, IndirectObject] = {}
+        self.digests: dict[tuple[int, int, int], bytes] = {}
+        self.names: dict[int, str] = {}
+
+    def reader(self, path: str) -> PdfReader:
+        if path not in self.readers:
+            self.readers[path] = PdfReader(path)
+        return self.readers[path]
+
+    def digest(self, obj: PdfObject) -> bytes:
+        if isinstance(obj, IndirectObject):
+            key = (id(obj.pdf), obj.idnum, obj.generation)
+            if key not in self.digests:
+                self.digests[key] = self.digest(obj.get_object())
+            return self.digests[key]
+        h = hashlib.sha256(type(obj).__name__.encode())
+        if isinstance(obj, StreamObject):
+            h.update(self._dict_digest(obj) + hashlib.sha256(obj._data).digest())
+        elif isinstance(obj, DictionaryObject):
+            h.update(self._dict_digest(obj))
+        elif isinstance(obj, ArrayObject):
+            for item in obj:
+                h.update(self.digest(item))
+        elif isinstance(obj, TextStringObject | ByteStringObject):
+            h.update(bytes(obj.original_bytes if hasattr(obj, "original_bytes") else obj))
+        else:
+            h.update(repr(obj).encode())
+        return h.digest()
+
+    def _dict_digest(self, obj: DictionaryObject) -> bytes:
+        h = hashlib.sha256()
+        for k in sorted(obj):
+            if k == "/Length":
+                continue
+            h.update(str(k).encode() + b"=" + self.digest(obj[k]) + b";")
+        return h.digest()
+
+    def copy(self, obj: PdfObject) -> PdfObject:
+        """A writer-side copy: indirect objects are shared by content."""
+        if isinstance(obj, IndirectObject):
+            d = self.digest(obj)
+            if d not in self.by_digest:
+                self.by_digest[d] = self.writer._add_object(self._copy_direct(obj.get_object()))
+            return self.by_digest[d]
+        return self._copy_direct(obj)
+
+    def _copy_direct(self, obj: PdfObject) -> PdfObject:
+        if isinstance(obj, StreamObject):
+            new: StreamObject = EncodedStreamObject() if "/Filter" in obj else DecodedStreamObject()
+            new._data = obj._data
+            for k, v in obj.items():
+                if k != "/Length":
+                    new[NameObject(k)] = self.copy(v)
+            return new
+        if isinstance(obj, DictionaryObject):
+            return DictionaryObject({NameObject(k): self.copy(v) for k, v in obj.items()})
+        if isinstance(obj, ArrayObject):
+            return ArrayObject(self.copy(v) for v in obj)
+        if isinstance(obj, BooleanObject | NumberObject | FloatObject | NameObject | NullObject):
+            return obj
+        if isinstance(obj, TextStringObject | ByteStringObject):
+            return obj
+        return obj
+
+    def add(self, obj: PdfObject) -> IndirectObject:
+        """Add a new writer-side object, sharing it with an identical one already added."""
+        d = self.digest(obj)
+        if d not in self.by_digest:
+            self.by_digest[d] = self.writer._add_object(obj)
+        return self.by_digest[d]
+
+    def form(self, rendered: Rendered) -> tuple[IndirectObject, float, float]:
+        """The face page as a form XObject, and its size in points."""
+        page = self.reader(rendered.pdf).pages[rendered.page]
+        box = page.mediabox
+        stream = DecodedStreamObject()
+        stream.set_data(page.get_contents().get_data())
+        form = stream.flate_encode(level=9)
+        form[NameObject("/Type")] = NameObject("/XObject")
+        form[NameObject("/Subtype")] = NameObject("/Form")
+        form[NameObject("/BBox")] = ArrayObject(FloatObject(v) for v in
+                                                (box.left, box.bottom, box.right, box.top))
+        form[NameObject("/Resources")] = self.copy(page["/Resources"])
+        return self.add(form), float(box.width), float(box.height)
+
+    def name(self, ref: IndirectObject) -> str:
+        """A stable resource name for an added object (first use order)."""
+        if ref.idnum not in self.names:
+            self.names[ref.idnum] = f"/Fc{len(self.names)}"
+        return self.names[ref.idnum]
+
+
+def _matrix(p: Placement, w_pt: float, h_pt: float) -> str:
+    x, y = mm_to_pt(p.box.x), mm_to_pt(p.box.y)
+    sx, sy = mm_to_pt(p.box.w), mm_to_pt(p.box.h)
+    if p.rotate == 90:  # (u, v) -> (-v, u), then shift right by the placed width
+        a, b, c, d, e, f = 0, sy / w_pt, -sx / h_pt, 0, x + sx, y
+    elif p.rotate == 270:  # (u, v) -> (v, -u), then shift up by the placed height
+        a, b, c, d, e, f = 0, -sy / w_pt, sx / h_pt, 0, x, y + sy
+    else:
+        a, b, c, d, e, f = sx / w_pt, 0, 0, sy / h_pt, x, y
+    return " ".join(_num(v) for v in (a, b, c, d, e, f))
+
+
+def _page(writer: PdfWriter, importer: Importer, width_pt: float, height_pt: float,
+          content: bytes, xobjects: Mapping[str, IndirectObject]):
+    page = writer.add_blank_page(width_pt, height_pt)
+    page[NameObject("/Resources")] = DictionaryObject({
+        NameObject("/XObject"): DictionaryObject({NameObject(k): v for k, v in
+                                                  sorted(xobjects.items())}),
+    })
+    stream = DecodedStreamObject()
+    stream.set_data(content)
+    page[NameObject("/Contents")] = writer._add_object(stream.flate_encode(level=9))
+    return page
+
+
+def _writer(doc_id: str, title: str) -> PdfWriter:
+    writer = PdfWriter()
+    writer.add_metadata({"/Producer": PRODUCER, "/Creator": PRODUCER, "/Title": title})
+    ident = ByteStringObject(hashlib.md5(doc_id.encode(), usedforsecurity=False).digest())
+    writer._ID = ArrayObject([ident, ident])
+    return writer
+
+
+def write_sheets(layout: Layout, rendered: Mapping[str, Rendered], title: str,
+                 doc_id: str, target) -> None:
+    """The home print-and-play PDF for one format."""
+    writer = _writer(doc_id, title)
+    importer = Importer(writer)
+    sw, sh = mm_to_pt(layout.sheet.width), mm_to_pt(layout.sheet.height)
+    for sheet_page in layout.pages:
+        ops, xobjects = [], {}
+        for p in sheet_page.placements:
+            ref, w_pt, h_pt = importer.form(rendered[p.face])
+            name = importer.name(ref)
+            xobjects[name] = ref
+            ops.append(f"q {_matrix(p, w_pt, h_pt)} cm {name} Do Q")
+        if sheet_page.marks:
+            ops.append(f"q {_num(MARK_WIDTH_PT)} w 0 0 0 RG 0 J")
+            for ln in sheet_page.marks:
+                x1, y1, x2, y2 = (_num(mm_to_pt(v)) for v in (ln.x1, ln.y1, ln.x2, ln.y2))
+                ops.append(f"{x1} {y1} m {x2} {y2} l S")
+            ops.append("Q")
+        _page(writer, importer, sw, sh, "\n".join(ops).encode(), xobjects)
+    writer.write(target)
+
+
+def write_shop(items: list[tuple[str, str | None]], fmt: Format,
+               rendered: Mapping[str, Rendered], title: str, doc_id: str, target) -> None:
+    """One component face per page: MediaBox = BleedBox = trim + bleed, TrimBox = trim."""
+    writer = _writer(doc_id, title)
+    importer = Importer(writer)
+    bw, bh = mm_to_pt(fmt.bleed_width), mm_to_pt(fmt.bleed_height)
+    b = mm_to_pt(fmt.bleed)
+    for front, back in items:
+        for face in (front, back):
+            if face is None:
+                continue
+            ref, w_pt, h_pt = importer.form(rendered[face])
+            name = importer.name(ref)
+            content = f"q {_num(bw / w_pt)} 0 0 {_num(bh / h_pt)} 0 0 cm {name} Do Q".encode()
+            page = _page(writer, importer, bw, bh, content, {name: ref})
+            page.bleedbox = RectangleObject((0, 0, bw, bh))
+            page.trimbox = RectangleObject((b, b, bw - b, bh - b))
+    writer.write(target)

@@ -1,0 +1,406 @@
+"""Faces -> rendered PDF pages: Jinja2 HTML, WeasyPrint in batches, fit-to-box, cache.
+
+Many faces share one WeasyPrint document (one face per page): the per-document overhead
+dominates, so a batch of faces costs little more than one. Batches run in worker processes.
+Each batch document starts with a *charset page* that sets every character of the build in
+every font style, so each batch embeds the very same font subsets: a face renders to the same
+bytes whichever batch it is in, and imposition can share one font object across batches.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from functools import cache
+from html import escape
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from pipeline.build.components import Face
+from pipeline.build.fetcher import SafeFetcher, inside
+from pipeline.build.formats import PROJECT_ROOT, Format
+from pipeline.fsutil import atomic_write
+
+TEMPLATES = PROJECT_ROOT / "templates" / "cards"
+ASSETS = PROJECT_ROOT / "assets"
+ICONS = ASSETS / "icons"
+RENDERER_VERSION = "1"
+# Fixed timestamps inside embedded fonts (fontTools reads SOURCE_DATE_EPOCH when it subsets):
+# two builds of the same input must be byte-identical. 1980-01-01, unless the caller sets one.
+SOURCE_DATE_EPOCH = os.environ.setdefault("SOURCE_DATE_EPOCH", "315532800")
+ICON = re.compile(r":([a-z0-9]+(?:-[a-z0-9]+)*):")
+PX_PER_PT = 96 / 72
+
+
+@dataclass(frozen=True)
+class RenderSettings:
+    fonts: Mapping[str, str]
+    min_font_pt: float
+    formats: Mapping[str, Format]
+    charset: str
+    pack_root: str
+    cache_dir: str
+    lang: str
+    png_dpi: int = 300
+    start_font_pt: float = 9.5
+    step_pt: float = 0.5
+    salt: str = ""  # settings.key(), computed once by the caller (dataclasses.replace)
+
+    def key(self) -> str:
+        """What, besides a face's own data, changes its rendered bytes."""
+        import weasyprint
+
+        parts = [RENDERER_VERSION, SOURCE_DATE_EPOCH, weasyprint.__version__,
+                 json.dumps(dict(self.fonts)),
+                 str(self.min_font_pt), str(self.start_font_pt), str(self.step_pt),
+                 str(self.png_dpi), hashlib.sha256(self.charset.encode()).hexdigest(),
+                 tree_hash(TEMPLATES), tree_hash(ASSETS)]
+        return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """Where a face's page lives: page `page` of the cached PDF `pdf`, and its PNG."""
+
+    key: str
+    pdf: str
+    page: int
+    png: str
+
+
+@dataclass
+class Problem:
+    entity_id: str
+    code: str
+    message: str
+    field: str = ""
+
+
+@dataclass
+class BatchResult:
+    rendered: list[Rendered] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+
+
+def tree_hash(root: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+# ----- templates ---------------------------------------------------------------------------
+
+
+def icon_names() -> frozenset[str]:
+    return frozenset(p.stem for p in ICONS.glob("*.svg"))
+
+
+class UnknownIcon(Exception):
+    pass
+
+
+def rich_text(value: Any) -> Markup:
+    """Escaped text with `:name:` replaced by the icon assets/icons/<name>.svg, newlines as <br>."""
+    if value is None:
+        return Markup("")
+    names = icon_names()
+    out: list[str] = []
+    pos = 0
+    text = str(value)
+    for match in ICON.finditer(text):
+        if match[1] not in names:
+            raise UnknownIcon(f"unknown icon :{match[1]}: (known: {', '.join(sorted(names))})")
+        out.append(escape(text[pos:match.start()]))
+        url = (ICONS / f"{match[1]}.svg").as_uri()
+        out.append(f'<img class="icon" alt="{match[1]}" src="{url}">')
+        pos = match.end()
+    out.append(escape(text[pos:]))
+    return Markup("".join(out).replace("\n", "<br>"))
+
+
+@cache
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        autoescape=True,
+        undefined=jinja2.ChainableUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["rich"] = rich_text
+    return env
+
+
+def _fragment(face: Face, fmt: Format, settings: RenderSettings) -> str:
+    ctx = json.loads(face.context)
+    entity = ctx.get("entity") or {}
+    provisional = entity.get("provisional") or {}
+
+    def mark(path: str = "") -> Markup:
+        """A small proof mark when the value at `path` (or the whole entity) is provisional."""
+        if not ctx.get("proof"):
+            return Markup("")
+        reason = provisional.get(path) or provisional.get("")
+        if path == "*":
+            reason = reason or next(iter(provisional.values()), None)
+        if not reason:
+            return Markup("")
+        return Markup('<span class="provisional" title="{}">P</span>').format(reason)
+
+    def ref(entity_id: str) -> Any:
+        return ctx.get("refs", {}).get(entity_id, {"id": entity_id, "name": entity_id})
+
+    def asset(path: str) -> str:
+        """A URL for an image inside the pack folder or the project's assets; refuses others."""
+        if not isinstance(path, str) or re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", path) \
+                or path.startswith("/") or "\\" in path:
+            raise UnsafeAsset(path)
+        for root in (Path(settings.pack_root), ASSETS):
+            candidate = root / path
+            if inside(candidate, (root.resolve(),)) and candidate.is_file():
+                return candidate.resolve().as_uri()
+        raise UnsafeAsset(path)
+
+    fmt_ctx = {"name": fmt.name, "width": fmt.width, "height": fmt.height, "bleed": fmt.bleed,
+               "shape": fmt.shape}
+    template = environment().get_template(face.template)
+    return template.render(**ctx, format=fmt_ctx, mark=mark, ref=ref, asset=asset)
+
+
+class UnsafeAsset(Exception):
+    pass
+
+
+# ----- documents ---------------------------------------------------------------------------
+
+
+def _page_css(fmt: Format, settings: RenderSettings) -> str:
+    b = fmt.bleed
+    return (
+        f"@page {{ size: {fmt.bleed_width}mm {fmt.bleed_height}mm; margin: 0 }}\n"
+        f"html {{ font-family: '{settings.fonts['body']}'; }}\n"
+        f".title-font {{ font-family: '{settings.fonts['title']}'; }}\n"
+        f"section.face {{ width: {fmt.bleed_width}mm; height: {fmt.bleed_height}mm; }}\n"
+        f".trim {{ left: {b}mm; top: {b}mm; width: {fmt.width}mm; height: {fmt.height}mm; }}\n"
+        f".fit {{ font-size: {settings.start_font_pt}pt; }}\n"
+    )
+
+
+def _charset_page(settings: RenderSettings) -> str:
+    text = escape(settings.charset)
+    styles = []
+    for fam in dict.fromkeys(settings.fonts.values()):
+        for weight, style in (("normal", "normal"), ("bold", "normal"), ("normal", "italic"),
+                              ("bold", "italic")):
+            styles.append(f"<p style=\"font-family:'{fam}';font-weight:{weight};"
+                          f"font-style:{style}\">{text}</p>")
+    return f'<section class="charset">{"".join(styles)}</section>'
+
+
+def _document(fragments: list[tuple[int, str, float]], fmt: Format,
+              settings: RenderSettings) -> str:
+    css = (TEMPLATES / "cards.css").read_text(encoding="utf-8")
+    sizes = "".join(f"#f{i} .fit {{ font-size: {pt}pt; }}\n" for i, _, pt in fragments)
+    body = "".join(f'<section class="face" id="f{i}">{html}</section>' for i, html, _ in fragments)
+    return (
+        f'<!DOCTYPE html><html lang="{settings.lang}"><head><meta charset="utf-8">'
+        f"<style>{css}\n{_page_css(fmt, settings)}{sizes}</style></head>"
+        f"<body>{_charset_page(settings)}{body}</body></html>"
+    )
+
+
+def _overflowing(page_box) -> bool:
+    """True when some `.fit` box's content runs past its bottom edge."""
+    stack = [page_box]
+    while stack:
+        box = stack.pop()
+        children = getattr(box, "children", None) or []
+        element = getattr(box, "element", None)
+        classes = (element.get("class") or "").split() if element is not None else []
+        if "fit" in classes and getattr(box, "element_tag", None) and children:
+            limit = box.content_box_y() + box.height + 0.5
+            bottom = max(c.position_y + c.margin_height() for c in children)
+            if bottom > limit:
+                return True
+        stack.extend(children)
+    return False
+
+
+def render_batch(faces: list[Face], settings: RenderSettings, fmt_name: str) -> BatchResult:
+    """Render faces of one format in as few WeasyPrint documents as fitting allows."""
+    import weasyprint
+
+    fmt = settings.formats[fmt_name]
+    result = BatchResult()
+    fetcher = SafeFetcher((ASSETS, TEMPLATES, Path(settings.pack_root)))
+    sizes = {f.key: settings.start_font_pt for f in faces}
+    pending = list(faces)
+    while pending:
+        fragments, ok_faces = [], []
+        for face in pending:
+            try:
+                fragments.append((len(ok_faces), _fragment(face, fmt, settings), sizes[face.key]))
+                ok_faces.append(face)
+            except UnknownIcon as exc:
+                result.problems.append(Problem(face.entity_id, "unknown-icon", str(exc)))
+            except UnsafeAsset as exc:
+                result.problems.append(Problem(
+                    face.entity_id, "unsafe-asset",
+                    f"image {exc.args[0]!r} is outside the pack and the project's assets"))
+            except (jinja2.TemplateError, TypeError, ValueError, KeyError) as exc:
+                result.problems.append(Problem(face.entity_id, "template-error",
+                                               f"{face.template}: {type(exc).__name__}: {exc}"))
+        if not ok_faces:
+            break
+        html = _document(fragments, fmt, settings)
+        doc = weasyprint.HTML(string=html, base_url=TEMPLATES.as_uri() + "/",
+                              url_fetcher=fetcher).render()
+        lead = len(doc.pages) - len(ok_faces)  # pages taken by the charset section
+        done, retry = [], []
+        for i, face in enumerate(ok_faces):
+            if _overflowing(doc.pages[lead + i]._page_box):
+                smaller = round(sizes[face.key] - settings.step_pt, 3)
+                if smaller < settings.min_font_pt - 1e-6:
+                    result.problems.append(Problem(
+                        face.entity_id, "text-overflow",
+                        f"text of {face.side} face does not fit its box even at "
+                        f"{settings.min_font_pt:g} pt ({face.template})"))
+                else:
+                    sizes[face.key] = smaller
+                    retry.append(face)
+            else:
+                done.append(i)
+        if done:
+            _write(doc, lead, done, ok_faces, settings, result)
+        pending = retry
+    result.refused = list(fetcher.refused)
+    return result
+
+
+def _write(doc, lead: int, done: list[int], faces: list[Face], settings: RenderSettings,
+           result: BatchResult) -> None:
+    pages = doc.pages[:lead] + [doc.pages[lead + i] for i in done]
+    pdf = doc.copy(pages).write_pdf(pdf_identifier=b"relic-press-face-batch")
+    cache_dir = Path(settings.cache_dir)
+    name = hashlib.sha256(pdf).hexdigest()
+    pdf_path = cache_dir / "batches" / f"{name}.pdf"
+    if not pdf_path.exists():
+        atomic_write(pdf_path, pdf)
+    pngs = rasterize(pdf, [lead + n for n in range(len(done))], settings.png_dpi)
+    for n, i in enumerate(done):
+        face = faces[i]
+        png_path = cache_dir / "png" / f"{face_cache_key(face, settings)}.png"
+        atomic_write(png_path, pngs[n])
+        result.rendered.append(Rendered(face.key, str(pdf_path), lead + n, str(png_path)))
+
+
+def rasterize(pdf: bytes, pages: list[int], dpi: int) -> list[bytes]:
+    """PNG bytes of the given pages (0-based) at `dpi`, via pypdfium2."""
+    import io
+
+    import pypdfium2 as pdfium
+
+    out = []
+    document = pdfium.PdfDocument(pdf)
+    try:
+        for index in pages:
+            bitmap = document[index].render(scale=dpi / 72)
+            image = bitmap.to_pil()
+            buffer = io.BytesIO()
+            image.save(buffer, format="PNG", compress_level=1, dpi=(dpi, dpi))
+            out.append(buffer.getvalue())
+    finally:
+        document.close()
+    return out
+
+
+# ----- the cache and the pool --------------------------------------------------------------
+
+
+def face_cache_key(face: Face, settings: RenderSettings) -> str:
+    return hashlib.sha256(f"{face.key}\0{settings.salt}".encode()).hexdigest()
+
+
+def cached(face: Face, settings: RenderSettings) -> Rendered | None:
+    entry = Path(settings.cache_dir) / "faces" / f"{face_cache_key(face, settings)}.json"
+    if not entry.is_file():
+        return None
+    data = json.loads(entry.read_text(encoding="utf-8"))
+    if not (Path(data["pdf"]).is_file() and Path(data["png"]).is_file()):
+        return None
+    return Rendered(face.key, data["pdf"], data["page"], data["png"])
+
+
+def remember(face: Face, rendered: Rendered, settings: RenderSettings) -> None:
+    entry = Path(settings.cache_dir) / "faces" / f"{face_cache_key(face, settings)}.json"
+    atomic_write(entry, json.dumps({"pdf": rendered.pdf, "page": rendered.page,
+                                    "png": rendered.png}))
+
+
+def batches(faces: list[Face], workers: int, max_size: int = 60) -> list[tuple[str, list[Face]]]:
+    """Faces grouped by format, split into near-equal batches (deterministic order)."""
+    out = []
+    by_format: dict[str, list[Face]] = {}
+    for face in sorted(faces, key=lambda f: (f.format, f.side, f.entity_id, f.key)):
+        by_format.setdefault(face.format, []).append(face)
+    for fmt, group in sorted(by_format.items()):
+        n = max(-(-len(group) // max_size), min(workers, -(-len(group) // 8)))
+        size = -(-len(group) // n)
+        out.extend((fmt, group[i:i + size]) for i in range(0, len(group), size))
+    return out
+
+
+def _run(job: tuple[list[Face], RenderSettings, str]) -> BatchResult:
+    faces, settings, fmt = job
+    return render_batch(faces, settings, fmt)
+
+
+def render_faces(faces: Iterable[Face], settings: RenderSettings, workers: int,
+                 progress: Callable[[int], None]) -> tuple[dict[str, Rendered], BatchResult]:
+    """Rendered pages for every face: from the cache, else rendered (in parallel)."""
+    found: dict[str, Rendered] = {}
+    todo: list[Face] = []
+    for face in faces:
+        hit = cached(face, settings)
+        if hit:
+            found[face.key] = hit
+        else:
+            todo.append(face)
+    progress(len(found))
+    total = BatchResult()
+    jobs = [(group, settings, fmt) for fmt, group in batches(todo, workers)]
+    by_key = {f.key: f for f in todo}
+    if len(jobs) <= 1 or workers <= 1:
+        results = map(_run, jobs)
+        pool = None
+    else:
+        pool = ProcessPoolExecutor(max_workers=workers)
+        results = pool.map(_run, jobs)
+    try:
+        for result in results:
+            for rendered in result.rendered:
+                remember(by_key[rendered.key], rendered, settings)
+                found[rendered.key] = rendered
+            total.rendered.extend(result.rendered)
+            total.problems.extend(result.problems)
+            total.refused.extend(result.refused)
+            progress(len(result.rendered))
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+    return found, total
+
+
+def default_workers() -> int:
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+               else os.cpu_count() or 1)

@@ -1,0 +1,60 @@
+"""`relic build --pack ID --lang ru|all`: print-ready PDFs, PNGs and a manifest."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("build", help="build print-ready PDFs and PNGs of a pack")
+    p.add_argument("--pack", required=True, help="the pack id (a folder in the content folder)")
+    p.add_argument("--lang", default="all", help="a language of the pack, or 'all' (default)")
+    p.add_argument("--content", default="content", help="the content folder (default: content)")
+    p.add_argument("--out", default=None,
+                   help="output folder; files go to OUT/<lang>/ (default: build/<pack>)")
+    p.add_argument("--cache", default="build/.cache", help="render cache (default: build/.cache)")
+    p.add_argument("--paper", default=None, help="sheet for print-and-play: a4, letter, ...")
+    p.add_argument("--no-duplex", action="store_true",
+                   help="only the variant with backs on separate sheets")
+    p.add_argument("--proof", action="store_true", help="mark provisional values on the cards")
+    p.add_argument("--no-png", action="store_true", help="skip the 300 DPI PNG files")
+    p.add_argument("--jobs", type=int, default=0, help="worker processes (default: all cores)")
+    p.add_argument("--quiet", action="store_true", help="no progress output")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from pipeline.build import BuildOptions, build
+    from pipeline.build.progress import Progress
+    from pipeline.build.render import default_workers
+    from pipeline.checks.assets import check as check_assets
+    from pipeline.diagnostics import RelicError, Severity
+    from pipeline.stages import load_model, pack_dir_for
+
+    pack_dir = pack_dir_for(Path(args.content), args.pack)
+    model = load_model(pack_dir)
+    unsafe = [d for d in check_assets(model) if d.severity is Severity.ERROR]
+    if unsafe:
+        raise RelicError(unsafe)
+    options = BuildOptions(
+        out_root=Path(args.out) if args.out else Path("build") / model.pack.id,
+        cache_dir=Path(args.cache),
+        langs=() if args.lang == "all" else tuple(args.lang.split(",")),
+        paper=args.paper,
+        duplex=not args.no_duplex,
+        proof=args.proof,
+        png=not args.no_png,
+        workers=args.jobs or default_workers(),
+    )
+    progress = Progress(quiet=args.quiet)
+    result = build(model, options, progress)
+    if not args.quiet:
+        for lang in result.langs:
+            print(f"relic: built {lang.folder} ({lang.components} components, {lang.faces} faces,"
+                  f" {lang.rendered} rendered)", file=sys.stderr)
+        rate = result.components / result.seconds if result.seconds else 0
+        print(f"relic: {result.components} components in {result.seconds:.2f} s "
+              f"({rate:.0f}/s)", file=sys.stderr)
+    return 0
