@@ -1,0 +1,1 @@
+"""Games the engine knows, by ruleset name."""

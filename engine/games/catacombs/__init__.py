@@ -1,0 +1,5 @@
+"""The catacombs (seed 000): rules as code, driven only by the content model."""
+
+from engine.games.catacombs.game import Game
+
+__all__ = ["Game"]

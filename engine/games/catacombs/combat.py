@@ -1,0 +1,184 @@
+"""Heroes against monsters: attacks, the venomous creatures' rolls, banishing ghosts, weakening
+the demon, buying off and hiring bandits, rewards."""
+
+from __future__ import annotations
+
+from engine.core.api import Action
+from engine.core.rules import rule
+from engine.games.catacombs.checks_util import may_try, passes
+from engine.games.catacombs.monsters import _adjacent_tile, _near, kill_piece
+from engine.games.catacombs.registry import actions_of, handles, options, task
+from engine.games.catacombs.state import CatacombsState, Hero, Piece
+
+
+def weapons(state: CatacombsState, hero: Hero) -> tuple[int, int]:
+    """Best melee bonus and best ranged damage among the hero's items."""
+    melee = ranged = 0
+    for item_id in hero.items:
+        item = state.data.items.get(item_id)
+        if item is not None:
+            melee = max(melee, item.melee)
+            ranged = max(ranged, item.ranged)
+    return melee, ranged
+
+
+def _venomous_check(state: CatacombsState, piece: Piece, ranged: bool, armed: bool):
+    monster = state.data.monsters[piece.monster]
+    wanted = "attack-ranged" if ranged else "attack-melee"
+    found = [state.data.checks[c] for c in monster.checks if c in state.data.checks
+             and state.data.checks[c].action == wanted]
+    if not found:
+        return None
+    if len(found) == 1:
+        return found[0]
+    found.sort(key=lambda c: len(c.success))
+    return found[-1] if armed else found[0]
+
+
+def _awake_near(state: CatacombsState, hero: Hero) -> list[tuple[Piece, bool]]:
+    """Awake monsters the hero can hit: (piece, ranged?)."""
+    _, ranged = weapons(state, hero)
+    out = []
+    for piece in state.pieces:
+        if not piece.alive or not piece.awake:
+            continue
+        if _near(state, piece.pos, {hero.pos}):
+            out.append((piece, False))
+        elif ranged and piece.pos[:2] == hero.pos[:2]:
+            out.append((piece, True))
+    return out
+
+
+def attackable(state: CatacombsState, piece: Piece) -> bool:
+    monster = state.data.monsters[piece.monster]
+    return (piece.hp is not None and not piece.shield and monster.stats.health is not None) or (
+        piece.hp is not None and not piece.shield
+    )
+
+
+@actions_of
+def combat_actions(state: CatacombsState, hero: Hero) -> list[Action]:
+    if not hero.active or state.round == 1 or hero.hidden:
+        return []
+    out = []
+    for piece, ranged in _awake_near(state, hero):
+        if attackable(state, piece):
+            out.append(Action.of("attack", target=piece.uid, ranged=ranged))
+    magic = hero.secret_knowledge > 0 or _weakening(state, hero) is not None
+    for piece in state.pieces:
+        if not piece.alive or not piece.awake or not magic:
+            continue
+        monster = state.data.monsters[piece.monster]
+        close = piece.pos[:2] == hero.pos[:2] or _adjacent_tile(piece.pos, hero.pos)
+        if not close or not monster.killed_by:
+            continue
+        if piece.hp is None:
+            out.append(Action.of("banish", target=piece.uid))
+        elif piece.shield:
+            out.append(Action.of("weaken", target=piece.uid))
+    for piece, _ in _awake_near(state, hero):
+        for how in ("buy-off", "hire"):
+            check = state.data.check(piece.monster, how)
+            affordable = check is not None and hero.treasures >= check.cost_treasures
+            if affordable and may_try(state, hero, check):
+                out.append(Action.of("bargain", target=piece.uid, how=how))
+    return out
+
+
+def _weakening(state: CatacombsState, hero: Hero) -> str | None:
+    for spell in hero.spells:
+        card = state.data.cards.get(spell)
+        if card is not None and card.weakening:
+            return spell
+    return None
+
+
+def _target(state: CatacombsState, uid: int) -> Piece:
+    return next(p for p in state.pieces if p.uid == uid and p.alive)
+
+
+@handles("attack")
+@rule("combat.hero-attack")
+def do_attack(state: CatacombsState, hero: Hero, action: Action) -> int:
+    """Engine assumption: a hero's blow always lands for strength + the best weapon's melee
+    bonus (a shot: the best ranged damage); venomous creatures need the check's roll."""
+    piece = _target(state, action.get("target"))
+    ranged = bool(action.get("ranged"))
+    melee_bonus, ranged_damage = weapons(state, hero)
+    check = _venomous_check(state, piece, ranged, armed=melee_bonus > 0)
+    if check is not None and check.dice is not None:
+        state.push("roll", "attack-roll", dice=str(check.dice), seat=hero.seat,
+                   target=piece.uid, check=check.id)
+        return 1
+    damage = ranged_damage if ranged else state.stat(hero, "strength") + melee_bonus
+    piece.hp = (piece.hp or 0) - damage
+    state.log(f"{hero.character} hits the {piece.monster} for {damage}")
+    if piece.hp <= 0:
+        kill_piece(state, piece, hero, f"slain by {hero.character}")
+    return 1
+
+
+@task("attack-roll")
+def attack_roll(state: CatacombsState, t: dict, value: int) -> None:
+    hero = state.heroes[t["seat"]]
+    piece = next((p for p in state.pieces if p.uid == t["target"] and p.alive), None)
+    if piece is None:
+        return
+    if passes(state, hero, state.data.checks[t["check"]], value):
+        kill_piece(state, piece, hero, f"slain by {hero.character}")
+    else:
+        state.log(f"{hero.character} misses the {piece.species or piece.monster} ({value})")
+
+
+@handles("banish")
+@rule("combat.banish-ghost")
+def do_banish(state: CatacombsState, hero: Hero, action: Action) -> int:
+    """A secret knowledge or a weakening spell destroys a ghost on this or the next tile."""
+    _spend_magic(state, hero)
+    kill_piece(state, _target(state, action.get("target")), hero, "banished")
+    return 1
+
+
+@handles("weaken")
+@rule("combat.weaken-demon")
+def do_weaken(state: CatacombsState, hero: Hero, action: Action) -> int:
+    """A secret knowledge or a weakening spell breaks the demon's shield."""
+    _spend_magic(state, hero)
+    _target(state, action.get("target")).shield = False
+    state.log(f"{hero.character} weakens the demon's shield")
+    return 1
+
+
+def _spend_magic(state: CatacombsState, hero: Hero) -> None:
+    spell = _weakening(state, hero)
+    if spell is not None:
+        hero.spells.remove(spell)
+    else:
+        hero.secret_knowledge -= 1
+
+
+@handles("bargain")
+@rule("combat.bandit-bargain", note="a hired bandit leaves; no mercenary card is drawn")
+def do_bargain(state: CatacombsState, hero: Hero, action: Action) -> int:
+    """Communication 4+ buys a bandit off with treasures; 5+ hires it."""
+    piece = _target(state, action.get("target"))
+    check = state.data.check(piece.monster, action.get("how"))
+    hero.treasures -= check.cost_treasures
+    piece.alive = False
+    state.log(f"{hero.character} {action.get('how')}s the {piece.monster}")
+    return check.actions
+
+
+@options("reward")
+def reward_options(state: CatacombsState, t: dict) -> list[Action]:
+    rewards = state.data.monsters[t["monster"]].rewards
+    return [Action.of("reward", option=i) for i in range(len(rewards))]
+
+
+@task("reward")
+@rule("monsters.rewards")
+def reward(state: CatacombsState, t: dict, action: Action) -> None:
+    """The slayer chooses one of the monster's reward bundles."""
+    hero = state.heroes[t["seat"]]
+    bundle = state.data.monsters[t["monster"]].rewards[int(action.get("option"))]
+    state.gain(hero, bundle, f"killing a {t['monster']}")

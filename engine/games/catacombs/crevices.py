@@ -1,0 +1,180 @@
+"""Crevices: squeezing through vertical ones; jumping, helping hands, falling, swimming and
+diving at horizontal ones, by depth."""
+
+from __future__ import annotations
+
+from engine.core.api import Action
+from engine.core.rules import PARTIAL, rule
+from engine.games.catacombs.board import Pos
+from engine.games.catacombs.checks_util import apply_outcome, may_try, passes
+from engine.games.catacombs.data import Check
+from engine.games.catacombs.movement import _blocked, parse_pos, pos_key
+from engine.games.catacombs.registry import actions_of, handles, task
+from engine.games.catacombs.state import CatacombsState, Hero
+
+
+@rule("crevice.vertical")
+def squeeze_through(state: CatacombsState, hero: Hero) -> None:
+    """Speed and dexterity high enough pass for the action; others are stuck a turn. The boy
+    always passes freely."""
+    if state.data.characters[hero.character].has("pass-vertical-crevice-free"):
+        return
+    check = state.data.check("crevice-vertical", "pass")
+    if check is None or check.allowed(state.stats(hero)):
+        return
+    apply_outcome(state, hero, check.on_failure, "stuck in a vertical crevice")
+
+
+def jumps(state: CatacombsState, hero: Hero) -> list[tuple[dict, Pos]]:
+    """Horizontal crevices next to the hero, with the landing cell straight across."""
+    out = []
+    tile = state.tile_of(hero.pos)
+    tx, ty, c, r = hero.pos
+    for f in tile.features:
+        if f["type"] != "crevice" or f.get("orientation") != "horizontal" or f.get("bridged"):
+            continue
+        for dc, dr in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+            if [c + dc, r + dr] in f.get("cells", []):
+                land = (tx, ty, c + 2 * dc, r + 2 * dr)
+                if tile.floor(land[2], land[3]) and not _blocked(state, land):
+                    out.append((f, land))
+    return out
+
+
+def jump_length(state: CatacombsState, hero: Hero, check: Check) -> int:
+    extra = sum(m.cells for m in check.active_modifiers(state.stats(hero), tuple(hero.items)))
+    return state.stat(hero, "speed") + extra
+
+
+def jump_needed(check: Check, feature: dict) -> int:
+    return int(feature.get("width") or 1) + int(check.cells_add or 0)
+
+
+def jump_faces(state: CatacombsState, hero: Hero, check: Check) -> frozenset[int]:
+    faces = check.success
+    for m in check.active_modifiers(state.stats(hero), tuple(hero.items)):
+        if m.success is not None:
+            faces = m.success
+    return faces
+
+
+@actions_of
+def crevice_actions(state: CatacombsState, hero: Hero) -> list[Action]:
+    if not hero.active or state.round == 1 or hero.hidden:
+        return []
+    out = []
+    jump = state.data.check("crevice-horizontal", "jump")
+    swim = state.data.check("water", "swim")
+    for f, land in jumps(state, hero):
+        if jump is not None:
+            sure = jump_length(state, hero, jump) >= jump_needed(jump, f)
+            if sure or jump_faces(state, hero, jump):
+                out.append(Action.of("jump", crevice=f["uid"], to=pos_key(land)))
+        if f.get("depth") == "water" and may_try(state, hero, swim):
+            out.append(Action.of("swim", crevice=f["uid"], to=pos_key(land)))
+    return out
+
+
+@handles("jump")
+@rule("crevice.jump")
+def do_jump(state: CatacombsState, hero: Hero, action: Action) -> int:
+    """Width + 2 cells in one action (dexterity adds a cell); short of that, luck may roll."""
+    check = state.data.check("crevice-horizontal", "jump")
+    f = _feature(state, hero, action.get("crevice"))
+    ctx = {"seat": hero.seat, "crevice": f["uid"], "to": action.get("to")}
+    if jump_length(state, hero, check) >= jump_needed(check, f):
+        land(state, hero, action.get("to"))
+        return 1
+    state.push("roll", "jump-luck", dice=str(check.dice or "d6"), **ctx)
+    return 1
+
+
+@handles("swim")
+@rule("crevice.swim")
+def do_swim(state: CatacombsState, hero: Hero, action: Action) -> int:
+    """Swim across a water crevice for one action."""
+    land(state, hero, action.get("to"))
+    return 1
+
+
+def _feature(state: CatacombsState, hero: Hero, uid: str) -> dict:
+    return next(f for f in state.tile_of(hero.pos).features if f.get("uid") == uid)
+
+
+def land(state: CatacombsState, hero: Hero, to: str) -> None:
+    from engine.games.catacombs.movement import arrive
+
+    hero.pos = parse_pos(to)
+    state.log(f"{hero.character} gets across to {to}")
+    arrive(state, hero, None)
+
+
+@task("jump-luck")
+def jump_luck(state: CatacombsState, t: dict, value: int) -> None:
+    hero = state.heroes[t["seat"]]
+    check = state.data.check("crevice-horizontal", "jump")
+    if value in jump_faces(state, hero, check):
+        land(state, hero, t["to"])
+        return
+    helper = helping_hand(state, hero, parse_pos(t["to"]))
+    if helper is not None:
+        state.push("roll", "helping-hand", dice="d6", helper=helper.seat, **t)
+        return
+    fall(state, hero, t)
+
+
+@rule("crevice.helping-hand")
+def helping_hand(state: CatacombsState, hero: Hero, far: Pos) -> Hero | None:
+    """A friend on the far side with strength 3+ may catch a falling jumper."""
+    check = state.data.check("crevice-horizontal", "catch")
+    friendly = friendly_level(state)
+    for other in state.heroes:
+        if other.seat == hero.seat or not other.active or other.pos[:2] != far[:2]:
+            continue
+        if state.relation(hero.seat, other.seat) >= friendly and may_try(state, other, check):
+            return other
+    return None
+
+
+def friendly_level(state: CatacombsState) -> int:
+    entry = state.data.rule_with("scale")
+    if entry is not None:
+        return int(entry.raw["scale"].get("friendly", 1))
+    return 1
+
+
+@task("helping-hand")
+def helping_roll(state: CatacombsState, t: dict, value: int) -> None:
+    hero = state.heroes[t["seat"]]
+    helper = state.heroes[t["helper"]]
+    check = state.data.check("crevice-horizontal", "catch")
+    if passes(state, helper, check, value):
+        state.log(f"{helper.character} catches {hero.character}")
+        land(state, hero, t["to"])
+        return
+    fall(state, hero, t)
+
+
+@rule("crevice.depth")
+def fall(state: CatacombsState, hero: Hero, t: dict) -> None:
+    """Shallow: broken leg; water: out on the far side next turn; deep and spiked: death."""
+    f = _feature(state, hero, t["crevice"])
+    depth = f.get("depth") or "deep"
+    check = state.data.check(depth, "fall")
+    state.log(f"{hero.character} falls into a {depth} crevice")
+    if check is not None:
+        apply_outcome(state, hero, check.on_success, f"fell into a {depth} crevice")
+    if hero.alive:
+        hero.pos = parse_pos(t["to"])
+        if depth == "water":
+            state.actions_left = 0
+
+
+@rule("crevice.bridge", PARTIAL, "junk and bridges are not built")
+def bridges() -> None:
+    """Not implemented: gathering junk and building bridges."""
+
+
+@rule("crevice.dive", PARTIAL, "diving between water crevices is not offered")
+def dive() -> None:
+    """Not implemented: diving to another water crevice."""

@@ -1,0 +1,859 @@
+"""The catacombs content as frozen typed data, built from the plain model (`Model.to_plain()`).
+
+This module is the only place that knows the content's field names. Every value keeps its
+source (entity id and dotted path) so checks can point at the content line. Where the content
+lacks something the engine needs, a provisional default is used and listed in `defaults_used`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core.api import ContentError
+from engine.core.dice import Dice
+
+STATS = ("speed", "strength", "dexterity", "knowledge", "luck", "communication", "attention")
+SIDES = ("north", "east", "south", "west")
+PLAYER_COUNTS = range(1, 9)
+
+
+@dataclass(frozen=True)
+class Src:
+    """Where a value comes from: an entity id and a dotted path inside it."""
+
+    entity: str
+    path: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.entity}.{self.path}" if self.path else self.entity
+
+
+@dataclass(frozen=True)
+class Threshold:
+    stat: str
+    min: int | None
+    max: int | None
+    src: Src
+
+    def met(self, value: int) -> bool:
+        return (self.min is None or value >= self.min) and (self.max is None or value <= self.max)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What happens to a character (check results, trap cards, events)."""
+
+    health: int = 0
+    speed: int = 0
+    speed_set: int | None = None
+    min_cells_per_action: int | None = None
+    dies: bool = False
+    turns_lost: int = 0
+    poison: int = 0
+    relic_keepers: int = 0
+    reveal: bool = False
+    removed: bool = False
+
+    @classmethod
+    def of(cls, raw: Mapping[str, Any] | None) -> Outcome:
+        raw = raw or {}
+        return cls(
+            health=int(raw.get("health", 0)),
+            speed=int(raw.get("speed", 0)),
+            speed_set=raw.get("speed_set"),
+            min_cells_per_action=raw.get("min_cells_per_action"),
+            dies=bool(raw.get("dies", False)),
+            turns_lost=int(raw.get("turns_lost", 0)),
+            poison=int(raw.get("poison", 0)),
+            relic_keepers=int(raw.get("relic_keepers", 0)),
+            reveal=bool(raw.get("reveal", False)),
+            removed=bool(raw.get("removed", False)),
+        )
+
+
+@dataclass(frozen=True)
+class Reward:
+    """A bundle received together (treasure-table row, monster reward, stash card)."""
+
+    treasures: int = 0
+    common_items: int = 0
+    magic_items: int = 0
+    unique_magic_items: int = 0
+    item_cards: int = 0
+    secret_knowledge: int = 0
+    spells: int = 0
+    intrigues: int = 0
+    antidotes: int = 0
+    items: tuple[str, ...] = ()
+    stat_increase: tuple[tuple[str, int], ...] = ()
+    top_row: bool = False
+
+    @classmethod
+    def of(cls, raw: Mapping[str, Any] | None) -> Reward:
+        raw = raw or {}
+        return cls(
+            treasures=int(raw.get("treasures", 0)),
+            common_items=int(raw.get("common_items", 0)),
+            magic_items=int(raw.get("magic_items", 0)),
+            unique_magic_items=int(raw.get("unique_magic_items", 0)),
+            item_cards=int(raw.get("item_cards", 0)),
+            secret_knowledge=int(raw.get("secret_knowledge", 0)),
+            spells=int(raw.get("spells", 0)),
+            intrigues=int(raw.get("intrigues", 0)),
+            antidotes=int(raw.get("antidotes", 0)),
+            items=tuple(raw.get("items", ())),
+            stat_increase=tuple(
+                (s.get("stat", "any"), int(s.get("amount", 1)))
+                for s in raw.get("stat_increase", ())
+            ),
+            top_row=bool(raw.get("top_row", False)),
+        )
+
+    def value(self) -> int:
+        """A rough worth for bots: treasures plus cards."""
+        cards = self.common_items + self.magic_items * 2 + self.unique_magic_items * 3
+        cards += self.item_cards + self.secret_knowledge * 2 + self.spells + self.antidotes
+        return self.treasures + cards + 3 * sum(a for _, a in self.stat_increase)
+
+
+# ----- ranges -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Span:
+    """An inclusive range of totals: `high is None` means open-ended (`12+`)."""
+
+    low: int
+    high: int | None
+
+    @classmethod
+    def parse(cls, text: str | int) -> Span:
+        text = str(text).strip()
+        if text.endswith("+"):
+            head = text[:-1]
+            low = head[: head.index("-", 1)] if "-" in head[1:] else head
+            return cls(int(low), None)
+        if "-" in text[1:]:
+            head, _, tail = text[1:].partition("-")
+            return cls(int(text[0] + head), int(tail))
+        return cls(int(text), int(text))
+
+    def __contains__(self, value: int) -> bool:
+        return value >= self.low and (self.high is None or value <= self.high)
+
+    def __str__(self) -> str:
+        if self.high is None:
+            return f"{self.low}+"
+        return str(self.low) if self.low == self.high else f"{self.low}-{self.high}"
+
+
+def faces_of(raw: Any) -> frozenset[int]:
+    return frozenset(int(f) for f in raw or ())
+
+
+# ----- checks -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Modifier:
+    id: str
+    requires: tuple[Threshold, ...]
+    success: frozenset[int] | None
+    add: int
+    cells: int
+    reroll: bool
+    pick_best: bool
+    items: tuple[str, ...]
+    src: Src
+
+
+@dataclass(frozen=True)
+class ResultBand:
+    roll: Span
+    result: str
+    outcome: Outcome
+    src: Src
+
+
+@dataclass(frozen=True)
+class Check:
+    """A check from the content: who may try, what it costs, the roll and its results."""
+
+    id: str
+    subject: str
+    action: str
+    requires: tuple[Threshold, ...]
+    forbidden_for: tuple[str, ...]
+    actions: int
+    turns: int
+    cost_treasures: int
+    cells: int | None
+    cells_add: int | None
+    items: tuple[str, ...]
+    needs: tuple[str, ...]
+    dice: Dice | None
+    success: frozenset[int]
+    parity: bool
+    results: tuple[ResultBand, ...]
+    modifiers: tuple[Modifier, ...]
+    on_success: Outcome
+    on_failure: Outcome
+
+    def allowed(self, stats: Mapping[str, int]) -> bool:
+        return all(t.met(stats.get(t.stat, 0)) for t in self.requires)
+
+    def active_modifiers(self, stats: Mapping[str, int], items: tuple[str, ...] = ()):
+        out = []
+        for m in self.modifiers:
+            if m.items and not set(m.items) & set(items):
+                continue
+            if all(t.met(stats.get(t.stat, 0)) for t in m.requires):
+                out.append(m)
+        return out
+
+
+# ----- tables -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableRow:
+    roll: Span
+    reward: Reward
+    outcome: str | None
+    monster: str | None
+    src: Src
+    table: str | None = None
+
+
+@dataclass(frozen=True)
+class Step:
+    min: int
+    add: int
+    success: frozenset[int]
+    src: Src
+
+
+@dataclass(frozen=True)
+class TableModifier:
+    id: str
+    stat: str
+    effect: str
+    steps: tuple[Step, ...]
+    check: str | None
+    src: Src
+
+    def step_for(self, value: int) -> Step | None:
+        best = None
+        for step in self.steps:
+            if value >= step.min and (best is None or step.min > best.min):
+                best = step
+        return best
+
+
+@dataclass(frozen=True)
+class Table:
+    id: str
+    dice: Dice
+    range: Span
+    bonus: str | None
+    rows: tuple[TableRow, ...]
+    modifiers: tuple[TableModifier, ...]
+
+    def row_for(self, total: int) -> TableRow | None:
+        for row in self.rows:
+            if total in row.roll:
+                return row
+        return None
+
+    def modifier(self, effect: str) -> TableModifier | None:
+        for m in self.modifiers:
+            if m.effect == effect:
+                return m
+        return None
+
+    @property
+    def top_row(self) -> TableRow:
+        return self.rows[-1]
+
+
+# ----- components -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Ability:
+    id: str
+    effect: str
+    amount: int
+    monsters: tuple[str, ...]
+    unnoticed: bool
+
+
+@dataclass(frozen=True)
+class Character:
+    id: str
+    name: str
+    health: int
+    stats: Mapping[str, int]
+    thrift: int
+    weapon_limit: int
+    hire_limit: int
+    relic_keeper: bool
+    banknotes: int
+    start_items: tuple[str, ...]
+    antidotes: int
+    secret_knowledge: int
+    spells: tuple[str, ...]
+    abilities: tuple[Ability, ...]
+    attitudes: Mapping[str, str]
+
+    def has(self, effect: str) -> bool:
+        return any(a.effect == effect for a in self.abilities)
+
+    def ability(self, effect: str) -> Ability | None:
+        for a in self.abilities:
+            if a.effect == effect:
+                return a
+        return None
+
+
+@dataclass(frozen=True)
+class MonsterStats:
+    speed: int
+    health: int | None
+    melee: int
+    ranged: int
+    poison: int
+    acid: int
+
+
+@dataclass(frozen=True)
+class Monster:
+    id: str
+    name: str
+    stats: MonsterStats
+    health_by_players: tuple[tuple[Span, int], ...]
+    kit: int
+    species: tuple[tuple[str, int], ...]
+    by_players: tuple[tuple[Span, int], ...]
+    min_players: int
+    attack: tuple[str, ...]
+    ranged_within_tile: bool
+    removed_after_attack: bool
+    rewards: tuple[Reward, ...]
+    never_attacks: tuple[str, ...]
+    killed_by: tuple[str, ...]
+    shield: bool
+    checks: tuple[str, ...]
+    special: tuple[str, ...] = ()
+
+    def count_for(self, players: int) -> int:
+        if players < self.min_players:
+            return 0
+        for span, count in self.by_players:
+            if players in span:
+                return count
+        return 0 if self.by_players else self.kit
+
+    def health_for(self, players: int) -> int | None:
+        for span, hp in self.health_by_players:
+            if players in span:
+                return hp
+        return self.stats.health
+
+
+@dataclass(frozen=True)
+class Tile:
+    id: str
+    count: int
+    type: str
+    cols: int
+    rows: int
+    layout: tuple[str, ...]
+    exits: Mapping[str, tuple[int, ...]]
+    icons: tuple[tuple[str, tuple[int, int] | None, str | None], ...]
+    open_traps: tuple[tuple[str, tuple[int, int]], ...]
+
+    def floor(self, c: int, r: int) -> bool:
+        if not (0 <= c < self.cols and 0 <= r < self.rows):
+            return False
+        if not self.layout:
+            return True
+        return self.layout[r][c] != "#"
+
+
+@dataclass(frozen=True)
+class Token:
+    id: str
+    count: int
+    type: str
+    hidden: Mapping[str, Any]
+    orientation: str | None
+    width: int
+    depth: str | None
+    strength: int
+    table: str | None
+    checks: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Trap:
+    id: str
+    count: int
+    speed: int
+    min_cells_per_action: int | None
+    health: int
+    deadly: bool
+    poison_per_stop: int
+    jumpable: bool
+    stop_on_it: bool
+    jump: tuple[tuple[int, int], ...]
+    neutralized_by: tuple[str, ...]
+    checks: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    count: int
+    deck: str
+    outcome: Outcome
+    reward: Reward
+    weakening: bool
+    trap: str | None
+    monster: str | None
+    requires: tuple[Threshold, ...]
+    has_outcome: bool
+    has_reward: bool
+
+
+@dataclass(frozen=True)
+class Item:
+    id: str
+    count: int
+    deck: str
+    rarity: str
+    slot: str
+    hands: int
+    price: int
+    melee: int
+    ranged: int
+    stats: Mapping[str, int]
+    far_seeing: bool
+    single_use: bool
+    neutralizes: tuple[str, ...]
+    opens: tuple[str, ...]
+    cures: str | None
+    heal: int
+
+
+@dataclass(frozen=True)
+class Deck:
+    id: str
+    cards: str
+    type: str
+
+
+@dataclass(frozen=True)
+class MatrixCell:
+    effect: str
+    health: int
+    max_width: int | None
+    turns: int
+    src: Src
+
+
+@dataclass(frozen=True)
+class RuleEntry:
+    id: str
+    phase: str
+    raw: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Catacombs:
+    """Everything the catacombs rules read, typed."""
+
+    characters: Mapping[str, Character]
+    monsters: Mapping[str, Monster]
+    tiles: Mapping[str, Tile]
+    tokens: Mapping[str, Token]
+    traps: Mapping[str, Trap]
+    cards: Mapping[str, Card]
+    items: Mapping[str, Item]
+    decks: Mapping[str, Deck]
+    tables: Mapping[str, Table]
+    checks: Mapping[str, Check]
+    matrix: Mapping[tuple[str, str], MatrixCell]
+    relationships: Mapping[tuple[str, str], str]
+    rules: Mapping[str, RuleEntry]
+    defaults_used: tuple[str, ...] = field(default=())
+
+    # ----- lookups ------------------------------------------------------------------------
+    def check(self, subject: str, action: str) -> Check | None:
+        for c in self.checks.values():
+            if c.subject == subject and c.action == action:
+                return c
+        return None
+
+    def table_for(self, token_type: str) -> Table | None:
+        for t in self.tokens.values():
+            if t.type == token_type and t.table and t.table in self.tables:
+                return self.tables[t.table]
+        return None
+
+    def deck_of_type(self, deck_type: str) -> Deck | None:
+        for d in self.decks.values():
+            if d.type == deck_type:
+                return d
+        return None
+
+    def cards_in(self, deck_id: str | None) -> list[str]:
+        if deck_id is None:
+            return []
+        out = [c.id for c in self.cards.values() if c.deck == deck_id]
+        out += [i.id for i in self.items.values() if i.deck == deck_id]
+        return sorted(out)
+
+    def copies(self, card_id: str) -> int:
+        for pool in (self.cards, self.items):
+            if card_id in pool:
+                return pool[card_id].count
+        return 1
+
+    def tokens_of(self, token_type: str) -> list[Token]:
+        return [t for t in self.tokens.values() if t.type == token_type]
+
+    def rule_with(self, key: str, phase: str | None = None) -> RuleEntry | None:
+        """The first rule (by id) that has `key`, optionally in `phase`."""
+        for rid in sorted(self.rules):
+            entry = self.rules[rid]
+            if key in entry.raw and (phase is None or entry.phase == phase):
+                return entry
+        return None
+
+    def rule_value(self, rule_id: str, key: str, default: Any = None) -> Any:
+        entry = self.rules.get(rule_id)
+        if entry is None:
+            return default
+        return entry.raw.get(key, default)
+
+
+# ----- building from the plain model -----------------------------------------------------------
+
+
+def _thresholds(raw: Any, src: Src) -> tuple[Threshold, ...]:
+    out = []
+    for i, t in enumerate(raw or ()):
+        where = Src(src.entity, f"{src.path}.{i}")
+        out.append(Threshold(t["stat"], t.get("min"), t.get("max"), where))
+    return tuple(out)
+
+
+def _name(raw: Mapping[str, Any]) -> str:
+    name = raw.get("name") or {}
+    return name.get("en") or name.get("ru") or raw["id"]
+
+
+def _character(e: Mapping[str, Any]) -> Character:
+    stats = {s: int(e.get("stats", {}).get(s, 0)) for s in STATS}
+    start = e.get("start", {})
+    abilities = tuple(
+        Ability(
+            a["id"],
+            a.get("effect", ""),
+            int(a.get("amount", 0)),
+            tuple(a.get("monsters", ())),
+            bool(a.get("unnoticed", False)),
+        )
+        for a in e.get("abilities", ())
+    )
+    return Character(
+        id=e["id"],
+        name=_name(e),
+        health=int(e["health"]),
+        stats=stats,
+        thrift=int(e.get("thrift", 0)),
+        weapon_limit=int(e.get("weapon_limit", 0)),
+        hire_limit=int(e.get("hire_limit", 0)),
+        relic_keeper=bool(e.get("relic_keeper", False)),
+        banknotes=int(start.get("banknotes", 0)),
+        start_items=tuple(start.get("items", ())),
+        antidotes=int(start.get("antidotes", 0)),
+        secret_knowledge=int(start.get("secret_knowledge", 0)),
+        spells=tuple(start.get("spells", ())),
+        abilities=abilities,
+        attitudes=dict(e.get("attitudes", {})),
+    )
+
+
+def _spans(raw: Mapping[str, int] | None) -> tuple[tuple[Span, int], ...]:
+    return tuple((Span.parse(k), int(v)) for k, v in (raw or {}).items())
+
+
+def _monster(e: Mapping[str, Any]) -> Monster:
+    st = e.get("stats", {})
+    dmg = st.get("damage", {})
+    stats = MonsterStats(
+        speed=int(st.get("speed", 0)),
+        health=st.get("health"),
+        melee=int(dmg.get("melee", 0)),
+        ranged=int(dmg.get("ranged", 0)),
+        poison=int(dmg.get("poison", 0)),
+        acid=int(dmg.get("acid", 0)),
+    )
+    rewards = tuple(Reward.of(r) for r in e.get("rewards", {}).get("uncontrolled", ()))
+    return Monster(
+        id=e["id"],
+        name=_name(e),
+        stats=stats,
+        health_by_players=_spans(e.get("health_by_players")),
+        kit=int(e["kit"]),
+        species=tuple((s["id"], int(s["kit"])) for s in e.get("species", ())),
+        by_players=_spans(e.get("by_players")),
+        min_players=int(e.get("min_players", 1)),
+        attack=tuple(e.get("attack", ("melee",))),
+        ranged_within_tile=bool(e.get("ranged_within_tile", False)),
+        removed_after_attack=bool(e.get("removed_after_attack", False)),
+        rewards=rewards,
+        never_attacks=tuple(e.get("never_attacks", ())),
+        killed_by=tuple(e.get("killed_by", ())),
+        shield=bool(e.get("shield", False)),
+        checks=tuple(e.get("checks", ())),
+        special=tuple(s["id"] for s in e.get("special", ())),
+    )
+
+
+def _cell(raw: Any) -> tuple[int, int] | None:
+    if raw is None:
+        return None
+    return (int(raw[0]), int(raw[1]))
+
+
+def _tile(e: Mapping[str, Any]) -> Tile:
+    grid = e.get("grid", {})
+    return Tile(
+        id=e["id"],
+        count=int(e.get("count", 1)),
+        type=e.get("type", "labyrinth"),
+        cols=int(grid.get("cols", 1)),
+        rows=int(grid.get("rows", 1)),
+        layout=tuple(e.get("layout", ())),
+        exits={s: tuple(int(i) for i in e.get("exits", {}).get(s, ())) for s in SIDES},
+        icons=tuple(
+            (i["icon"], _cell(i.get("cell")), i.get("side")) for i in e.get("icons", ())
+        ),
+        open_traps=tuple((t["trap"], _cell(t["cell"])) for t in e.get("open_traps", ())),
+    )
+
+
+def _token(e: Mapping[str, Any]) -> Token:
+    return Token(
+        id=e["id"],
+        count=int(e.get("count", 1)),
+        type=e["type"],
+        hidden=dict(e.get("hidden", {})),
+        orientation=e.get("orientation"),
+        width=int(e.get("width", 1)),
+        depth=e.get("depth"),
+        strength=int(e.get("strength", 0)),
+        table=e.get("table"),
+        checks=tuple(e.get("checks", ())),
+    )
+
+
+def _trap(e: Mapping[str, Any]) -> Trap:
+    return Trap(
+        id=e["id"],
+        count=int(e.get("count", 1)),
+        speed=int(e.get("speed", 0)),
+        min_cells_per_action=e.get("min_cells_per_action"),
+        health=int(e.get("health", 0)),
+        deadly=bool(e.get("deadly", False)),
+        poison_per_stop=int(e.get("poison_per_stop", 0)),
+        jumpable=bool(e.get("jumpable", False)),
+        stop_on_it=bool(e.get("stop_on_it", False)),
+        jump=tuple((int(j["distance"]), int(j["cells"])) for j in e.get("jump", ())),
+        neutralized_by=tuple(e.get("neutralized_by", ())),
+        checks=tuple(e.get("checks", ())),
+    )
+
+
+def _card(e: Mapping[str, Any]) -> Card:
+    return Card(
+        id=e["id"],
+        count=int(e.get("count", 1)),
+        deck=e["deck"],
+        outcome=Outcome.of(e.get("outcome")),
+        reward=Reward.of(e.get("reward")),
+        weakening=bool(e.get("weakening", False)),
+        trap=e.get("trap"),
+        monster=e.get("monster"),
+        requires=_thresholds(e.get("requires"), Src(e["id"], "requires")),
+        has_outcome="outcome" in e,
+        has_reward="reward" in e,
+    )
+
+
+def _item(e: Mapping[str, Any]) -> Item:
+    weapon = e.get("weapon", {})
+    return Item(
+        id=e["id"],
+        count=int(e.get("count", 1)),
+        deck=e["deck"],
+        rarity=e.get("rarity", "common"),
+        slot=e.get("slot", "none"),
+        hands=int(e.get("hands", 0)),
+        price=int(e.get("price", 0)),
+        melee=int(weapon.get("melee", 0)),
+        ranged=int(weapon.get("ranged", 0)),
+        stats={k: int(v) for k, v in e.get("stats", {}).items()},
+        far_seeing=bool(e.get("far_seeing", False)),
+        single_use=bool(e.get("single_use", False)),
+        neutralizes=tuple(e.get("neutralizes", ())),
+        opens=tuple(e.get("opens", ())),
+        cures=e.get("cures"),
+        heal=int(e.get("heal", 0)),
+    )
+
+
+def _strings(raw: Any) -> tuple[str, ...]:
+    if raw is None:
+        return ()
+    return (raw,) if isinstance(raw, str) else tuple(raw)
+
+
+def _check(e: Mapping[str, Any]) -> Check:
+    cid = e["id"]
+    roll = e.get("roll") or {}
+    mods = tuple(
+        Modifier(
+            id=m.get("id", str(i)),
+            requires=_thresholds(m.get("requires"), Src(cid, f"modifiers.{i}.requires")),
+            success=faces_of(m["success"]) if "success" in m else None,
+            add=int(m.get("add", 0)),
+            cells=int(m.get("cells", 0)),
+            reroll=bool(m.get("reroll", False)),
+            pick_best=bool(m.get("pick_best", False)),
+            items=tuple(m.get("items", ())),
+            src=Src(cid, f"modifiers.{i}"),
+        )
+        for i, m in enumerate(e.get("modifiers", ()))
+    )
+    results = tuple(
+        ResultBand(
+            Span.parse(r["roll"]),
+            r["result"],
+            Outcome.of(r.get("outcome")),
+            Src(cid, f"results.{i}"),
+        )
+        for i, r in enumerate(e.get("results", ()))
+    )
+    return Check(
+        id=cid,
+        subject=e["subject"],
+        action=e["action"],
+        requires=_thresholds(e.get("requires"), Src(cid, "requires")),
+        forbidden_for=_strings(e.get("forbidden_for")),
+        actions=int(e.get("actions", 1)),
+        turns=int(e.get("turns", 0)),
+        cost_treasures=int(e.get("cost", {}).get("treasures", 0)),
+        cells=e.get("cells"),
+        cells_add=e.get("cells_add"),
+        items=tuple(e.get("items", ())),
+        needs=tuple(e.get("needs", ())),
+        dice=Dice.parse(roll["dice"]) if roll.get("dice") else None,
+        success=faces_of(roll.get("success")),
+        parity=bool(roll.get("parity", False)),
+        results=results,
+        modifiers=mods,
+        on_success=Outcome.of(e.get("on_success")),
+        on_failure=Outcome.of(e.get("on_failure")),
+    )
+
+
+def _table(e: Mapping[str, Any]) -> Table:
+    tid = e["id"]
+    dice = Dice.parse(e["dice"])
+    rng = Span.parse(e["range"]) if e.get("range") else Span(dice.low, dice.high)
+    rows = tuple(
+        TableRow(
+            Span.parse(r["roll"]),
+            Reward.of(r.get("result")),
+            r.get("outcome"),
+            r.get("monster"),
+            Src(tid, f"rows.{i}"),
+            r.get("table"),
+        )
+        for i, r in enumerate(e.get("rows", ()))
+    )
+    mods = tuple(
+        TableModifier(
+            id=m.get("id", str(i)),
+            stat=m.get("stat", ""),
+            effect=m.get("effect", "add-to-roll"),
+            steps=tuple(
+                Step(int(s.get("min", 0)), int(s.get("add", 0)), faces_of(s.get("success")),
+                     Src(tid, f"modifiers.{i}.steps.{j}"))
+                for j, s in enumerate(m.get("steps", ()))
+            ),
+            check=m.get("check"),
+            src=Src(tid, f"modifiers.{i}"),
+        )
+        for i, m in enumerate(e.get("modifiers", ()))
+    )
+    return Table(tid, dice, rng, e.get("bonus"), rows, mods)
+
+
+def _matrix(entities: list[Mapping[str, Any]]) -> dict[tuple[str, str], MatrixCell]:
+    out: dict[tuple[str, str], MatrixCell] = {}
+    for e in entities:
+        for i, row in enumerate(e.get("rows", ())):
+            key = row.get("species") or row.get("monster")
+            for obstacle, cell in row.get("cells", {}).items():
+                out[(key, obstacle)] = MatrixCell(
+                    effect=cell["effect"],
+                    health=int(cell.get("health", 0)),
+                    max_width=cell.get("max_width"),
+                    turns=int(cell.get("turns", 0)),
+                    src=Src(e["id"], f"rows.{i}.cells.{obstacle}"),
+                )
+    return out
+
+
+def _pair(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a <= b else (b, a)
+
+
+def from_plain(plain: Mapping[str, Any]) -> Catacombs:
+    """Typed catacombs data from `Model.to_plain()` (or the same JSON from `relic export`)."""
+    by_kind: dict[str, list[Mapping[str, Any]]] = {}
+    for e in plain.get("entities", ()):
+        by_kind.setdefault(e["kind"], []).append(e)
+    if not by_kind.get("character"):
+        raise ContentError("the model has no `character` entities: cannot play the catacombs")
+    if not any(t.get("type") != "final" for t in by_kind.get("tile", ())):
+        raise ContentError("the model has no labyrinth `tile` entities: cannot build the labyrinth")
+
+    def index(kind: str, build):
+        return {e["id"]: build(e) for e in by_kind.get(kind, ())}
+
+    return Catacombs(
+        characters=index("character", _character),
+        monsters=index("monster", _monster),
+        tiles=index("tile", _tile),
+        tokens=index("token", _token),
+        traps=index("trap", _trap),
+        cards=index("card", _card),
+        items=index("item", _item),
+        decks=index("deck", lambda e: Deck(e["id"], e.get("cards", "card"), e.get("type", ""))),
+        tables=index("table", _table),
+        checks=index("check", _check),
+        matrix=_matrix(by_kind.get("matrix", [])),
+        relationships={
+            _pair(e["a"], e["b"]): e.get("start", "neutral")
+            for e in by_kind.get("relationship", ())
+        },
+        rules=index("rule", lambda e: RuleEntry(e["id"], e.get("phase", "turn"), e)),
+    )

@@ -1,0 +1,89 @@
+"""Death, the artifact, leaving the labyrinth and the end of the game."""
+
+from __future__ import annotations
+
+from engine.core.api import Action
+from engine.core.rules import rule
+from engine.games.catacombs.registry import actions_of, handles, task
+from engine.games.catacombs.state import PHASE_OVER, CatacombsState, Hero
+
+
+@task("death")
+@rule("death")
+def death(state: CatacombsState, t: dict, _: object) -> None:
+    """A hero at 0 health dies; the artifact falls where they stood."""
+    hero = state.heroes[t["seat"]]
+    if not hero.alive:
+        return
+    hero.alive = False
+    hero.hp = min(hero.hp, 0)
+    hero.cause = t["cause"]
+    hero.hidden = 0
+    state.log(f"{hero.character} dies: {t['cause']}")
+    if hero.artifact:
+        hero.artifact = False
+        tile = state.tile_of(hero.pos)
+        tile.features.append({"uid": f"f{state.uid()}", "type": "artifact",
+                              "cell": [hero.pos[2], hero.pos[3]]})
+    if hero.seat == state.seat:
+        state.actions_left = 0
+    check_end(state)
+
+
+def check_end(state: CatacombsState) -> None:
+    if state.phase == PHASE_OVER:
+        return
+    if not any(h.active for h in state.heroes):
+        state.phase = PHASE_OVER
+        state.ended_by = "all-dead"
+        state.log("no hero is left in the catacombs")
+
+
+@rule("winning.artifact")
+def pick_up_artifact(state: CatacombsState, hero: Hero) -> None:
+    """A hero who steps on the artifact's cell takes it."""
+    tile = state.tile_of(hero.pos)
+    for f in tile.features:
+        if f["type"] == "artifact" and f.get("cell") == [hero.pos[2], hero.pos[3]]:
+            tile.features.remove(f)
+            hero.artifact = True
+            state.artifact_taken = True
+            state.log(f"{hero.character} takes the artifact")
+            return
+
+
+@actions_of
+def leave_actions(state: CatacombsState, hero: Hero) -> list[Action]:
+    if hero.active and hero.artifact and list(hero.pos) == state.hatch:
+        return [Action.of("leave")]
+    return []
+
+
+@handles("leave")
+@rule("winning.leave")
+def do_leave(state: CatacombsState, hero: Hero, action: Action) -> int:
+    """Engine assumption: the way out is the ceiling hatch the heroes came down by. The carrier
+    wins with every friend on the start tile (and, in team play, the whole team)."""
+    friendly = _friendly(state)
+    winners = [hero.seat]
+    for other in state.heroes:
+        if other.seat == hero.seat or not other.active:
+            continue
+        same_team = hero.team and other.team == hero.team
+        on_start = list(other.pos[:2]) == state.hatch[:2]
+        if same_team or (on_start and state.relation(hero.seat, other.seat) >= friendly):
+            winners.append(other.seat)
+    for seat in winners:
+        state.heroes[seat].out = True
+    state.winners = sorted(winners)
+    state.phase = PHASE_OVER
+    state.ended_by = "artifact"
+    state.log(f"{hero.character} carries the artifact out; winners: {state.winners}")
+    return 1
+
+
+def _friendly(state: CatacombsState) -> int:
+    entry = state.data.rule_with("scale")
+    if entry is not None:
+        return int(entry.raw["scale"].get("friendly", 1))
+    return 1

@@ -1,0 +1,218 @@
+"""Exploration: stopping at an unexplored edge, drawing, turning and laying a tile, its icons,
+the event card, far-seeing explorers, and what wakes when a hero first steps on a tile."""
+
+from __future__ import annotations
+
+from engine.core.api import Action
+from engine.core.rules import PARTIAL, rule
+from engine.games.catacombs.board import Placed, neighbour_slot, place, slot_key, turn_cell
+from engine.games.catacombs.board import turn_side as rotate_side
+from engine.games.catacombs.checks_util import apply_outcome
+from engine.games.catacombs.data import Tile
+from engine.games.catacombs.movement import can_move, parse_pos, pos_key, reachable
+from engine.games.catacombs.registry import actions_of, handles, options, task
+from engine.games.catacombs.state import CatacombsState, Hero
+
+OPPOSITE = {"north": "south", "south": "north", "east": "west", "west": "east"}
+
+
+def tiles_left(state: CatacombsState) -> bool:
+    return sum(state.pools["tiles"].values()) + sum(state.pools["final"].values()) > 0
+
+
+def far_seeing(state: CatacombsState, hero: Hero) -> bool:
+    if state.data.characters[hero.character].has("far-seeing"):
+        return True
+    return any(state.data.items[i].far_seeing for i in hero.items if i in state.data.items)
+
+
+@actions_of
+def explore_actions(state: CatacombsState, hero: Hero) -> list[Action]:
+    """Walk to an open edge and lay a new tile there (one action), or explore from afar."""
+    if not can_move(hero) or state.round == 1 or not tiles_left(state):
+        return []
+    board = state.board
+    out = [Action.of("explore", side=s) for s in board.open_sides(hero.pos)]
+    for pos in sorted(reachable(state, hero)):
+        if not state.tile_of(pos).visited:
+            continue
+        for side in board.open_sides(pos):
+            out.append(Action.of("move", to=pos_key(pos), explore=side))
+    if far_seeing(state, hero):
+        slot = (hero.pos[0], hero.pos[1])
+        for side in board.tile_sides_open(slot):
+            out.append(Action.of("far-explore", side=side))
+    return out
+
+
+@handles("explore")
+def do_explore(state: CatacombsState, hero: Hero, action: Action) -> int:
+    start_exploring(state, hero, (hero.pos[0], hero.pos[1]), action.get("side"))
+    return 1
+
+
+@handles("far-explore")
+@rule("exploration.far-seeing")
+def do_far_explore(state: CatacombsState, hero: Hero, action: Action) -> int:
+    """Lanterns, night-vision goggles and far-seeing characters open a tile from anywhere on
+    their own tile for one action."""
+    start_exploring(state, hero, (hero.pos[0], hero.pos[1]), action.get("side"))
+    return 1
+
+
+def move_and_explore(state: CatacombsState, hero: Hero, action: Action) -> int:
+    hero.pos = parse_pos(action.get("to"))
+    state.log(f"{hero.character} walks to the edge at {action.get('to')}")
+    start_exploring(state, hero, (hero.pos[0], hero.pos[1]), action.get("explore"))
+    return 1
+
+
+@rule("exploration.draw-tile")
+def start_exploring(state: CatacombsState, hero: Hero, slot: tuple[int, int], side: str) -> None:
+    """The hero stops at the edge, loses the remaining steps and draws a tile (the final tile
+    lies at the bottom of the pile)."""
+    target = neighbour_slot(slot, side)
+    pool = "tiles" if sum(state.pools["tiles"].values()) else "final"
+    state.push("draw", "tile-drawn", pool=pool, seat=hero.seat,
+               slot=list(target), side=OPPOSITE[side])
+
+
+@task("tile-drawn")
+def tile_drawn(state: CatacombsState, t: dict, card: str) -> None:
+    state.push("decide", "rotate-tile", seat=t["seat"], tile=card, slot=t["slot"], side=t["side"])
+
+
+@options("rotate-tile")
+def rotate_options(state: CatacombsState, t: dict) -> list[Action]:
+    """Turns that join the new tile to the edge the hero stands at (all four if none does)."""
+    tile = state.data.tiles[t["tile"]]
+    good = [r for r in range(4) if place(tile, tuple(t["slot"]), r).exits[t["side"]]]
+    return [Action.of("rotate", turns=r) for r in (good or range(4))]
+
+
+@task("rotate-tile")
+@rule("exploration.place-tile")
+def lay_tile(state: CatacombsState, t: dict, action: Action) -> None:
+    """Lay the tile turned as chosen (it may never turn again), put out its icons, then the
+    explorer draws an event card."""
+    tile = state.data.tiles[t["tile"]]
+    rotation = int(action.get("turns"))
+    placed = place(tile, tuple(t["slot"]), rotation)
+    state.tiles[slot_key(tuple(t["slot"]))] = placed
+    state.log(f"tile {tile.id} laid at {slot_key(tuple(t['slot']))} turned {rotation}")
+    lay_out_icons(state, placed, tile, rotation, event=True, seat=t["seat"])
+
+
+ICON_POOLS = {
+    "monster": "monster",
+    "cache": "token:cache",
+    "trap": "hidden-trap",
+    "stash": "stash",
+    "statue": "token:statue",
+    "door": "token:door",
+    "lever": "token:lever",
+}
+
+
+@rule("exploration.icons")
+def lay_out_icons(
+    state: CatacombsState, placed: Placed, tile: Tile, rotation: int, event: bool, seat: int = 0
+) -> None:
+    """Every icon on the tile gets its card or token; open traps are printed on the tile."""
+    for trap_id, cell in tile.open_traps:
+        c, r = turn_cell(cell, tile, rotation)
+        placed.traps.append([trap_id, c, r])
+    slot = list(placed.slot)
+    for icon, cell, side in tile.icons:
+        where = list(turn_cell(cell, tile, rotation)) if cell is not None else None
+        feature = {"type": icon, "cell": where}
+        if side is not None:
+            feature["side"] = rotate_side(side, rotation)
+        if icon == "crevice":
+            orientation = "vertical" if side is not None else "horizontal"
+            feature["orientation"] = orientation
+            if orientation == "horizontal" and where is not None:
+                feature["cells"] = _crevice_line(placed, where, rotation)
+            pool = f"token:crevice-{orientation}"
+        else:
+            pool = ICON_POOLS.get(icon)
+        if pool is not None and sum(state.pools.get(pool, {}).values()) > 0:
+            state.push("draw", "icon-drawn", front=event, pool=pool, slot=slot, feature=feature)
+        elif pool is None or icon in ("crevice", "door"):
+            _add_feature(state, slot, feature, None)
+    if event and sum(state.pools.get("event", {}).values()) > 0:
+        state.push("draw", "event-card", pool="event", seat=seat)
+
+
+def _crevice_line(placed: Placed, cell: list[int], rotation: int) -> list[list[int]]:
+    """Engine assumption: a horizontal crevice runs across the whole tile through its cell
+    (along the printed row, turned with the tile)."""
+    c, r = cell
+    if rotation % 2 == 0:
+        return [[x, r] for x in range(placed.cols) if placed.floor(x, r)]
+    return [[c, y] for y in range(placed.rows) if placed.floor(c, y)]
+
+
+def _add_feature(state: CatacombsState, slot: list[int], feature: dict, card: str | None) -> None:
+    feature = dict(feature)
+    feature["uid"] = f"f{state.uid()}"
+    if card is not None:
+        feature["card"] = card
+        token = state.data.tokens.get(card)
+        if token is not None and feature["type"] == "crevice":
+            feature["depth"] = token.depth
+            feature["width"] = token.width
+    state.tiles[slot_key(tuple(slot))].features.append(feature)
+
+
+@task("icon-drawn")
+def icon_drawn(state: CatacombsState, t: dict, card: str) -> None:
+    feature = t["feature"]
+    if feature["type"] == "monster":
+        from engine.games.catacombs.monsters import spawn
+
+        cell = feature["cell"] or list(state.tiles[slot_key(tuple(t["slot"]))].center())
+        spawn(state, card, (t["slot"][0], t["slot"][1], cell[0], cell[1]), awake=False)
+        return
+    _add_feature(state, t["slot"], feature, card)
+
+
+@task("event-card")
+@rule("exploration.event-card", PARTIAL, "outcome and reward blocks; free text is not read")
+def event_card(state: CatacombsState, t: dict, card: str) -> None:
+    """The explorer reads the event card and does what it says."""
+    hero = state.heroes[t["seat"]]
+    c = state.data.cards.get(card)
+    state.log(f"{hero.character} draws event {card}")
+    if c is None or not hero.active:
+        return
+    if c.has_outcome:
+        apply_outcome(state, hero, c.outcome, f"event {card}")
+    if c.has_reward and hero.active:
+        state.gain(hero, c.reward, f"event {card}")
+
+
+@rule("exploration.enter-tile")
+def enter_tile(state: CatacombsState, hero: Hero, tile: Placed) -> None:
+    """The first step on a tile wakes its monsters and reveals its hidden trap and stash."""
+    tile.visited = True
+    slot = (tile.slot[0], tile.slot[1])
+    for piece in state.pieces_on(slot):
+        if not piece.awake:
+            piece.awake = True
+            state.log(f"a {piece.monster} wakes on {slot_key(slot)}")
+            for h in state.heroes:
+                if h.active and piece.monster not in h.met:
+                    h.met.append(piece.monster)
+    for feature in list(tile.features):
+        if feature["type"] == "trap" and feature.get("card"):
+            from engine.games.catacombs.traps import spring_hidden_trap
+
+            tile.features.remove(feature)
+            spring_hidden_trap(state, hero, feature["card"])
+        elif feature["type"] == "stash" and feature.get("card"):
+            from engine.games.catacombs.search import open_stash
+
+            open_stash(state, hero, tile, feature)
+        if not hero.active:
+            return

@@ -1,0 +1,306 @@
+"""Monsters: spawning, waking, moving towards heroes through the obstacle matrix, attacking,
+acid gas."""
+
+from __future__ import annotations
+
+from collections import deque
+
+from engine.core.rules import PARTIAL, rule
+from engine.games.catacombs.board import Pos
+from engine.games.catacombs.checks_util import apply_outcome, poison, result_band
+from engine.games.catacombs.data import MatrixCell, Monster
+from engine.games.catacombs.movement import closed_door, crevice_cell, vertical_crevice
+from engine.games.catacombs.registry import task
+from engine.games.catacombs.state import CatacombsState, Hero, Piece
+
+SEARCH_LIMIT = 400
+
+
+def spawn(
+    state: CatacombsState, monster_id: str, pos: Pos, awake: bool, meet: bool = False
+) -> Piece | None:
+    """Put a monster on the table (face down until a hero steps on its tile)."""
+    monster = state.data.monsters.get(monster_id)
+    if monster is None:
+        return None
+    species = ""
+    if monster.species:
+        taken = sum(1 for p in state.pieces if p.monster == monster_id)
+        species = monster.species[taken % len(monster.species)][0]
+    piece = Piece(
+        uid=state.uid(),
+        monster=monster_id,
+        pos=tuple(pos),
+        hp=monster.health_for(state.players),
+        species=species,
+        shield=monster.shield,
+        awake=awake or state.tile_of(pos).visited,
+    )
+    state.pieces.append(piece)
+    state.log(f"a {species or monster_id} appears at {pos}")
+    if meet or piece.awake:
+        for h in state.heroes_on((pos[0], pos[1])):
+            if monster_id not in h.met:
+                h.met.append(monster_id)
+    return piece
+
+
+def matrix_cell(state: CatacombsState, piece: Piece, obstacle: str) -> MatrixCell | None:
+    cell = state.data.matrix.get((piece.species, obstacle)) if piece.species else None
+    if cell is None:
+        cell = state.data.matrix.get((piece.monster, obstacle))
+    if cell is not None and piece.shield and obstacle in ("floor-spikes",):
+        return cell
+    return cell
+
+
+def _obstacles(state: CatacombsState, pos: Pos, came: Pos, side: str | None) -> list[tuple]:
+    """The obstacles met on entering `pos` from `came`: (name, width, feature)."""
+    out = []
+    door = closed_door(state, pos)
+    if door is not None:
+        token = state.data.tokens.get(door.get("card") or "")
+        locked = bool(token and token.hidden.get("locked"))
+        out.append(("locked-door" if locked else "door", 0, door))
+    crevice = crevice_cell(state, pos)
+    if crevice is not None:
+        name = "water" if crevice.get("depth") == "water" else "crevice-horizontal"
+        out.append((name, int(crevice.get("width") or 1), crevice))
+    if vertical_crevice(state, came, side, pos) is not None:
+        out.append(("crevice-vertical", 0, None))
+    trap = state.tile_of(pos).trap_at(pos[2], pos[3])
+    if trap is not None:
+        out.append((trap, 0, None))
+    return out
+
+
+def _effect(state: CatacombsState, piece: Piece, name: str, width: int) -> str:
+    cell = matrix_cell(state, piece, name)
+    if cell is None:
+        return "pass"
+    if cell.max_width is not None and width > cell.max_width:
+        return "blocked"
+    return cell.effect
+
+
+@rule("monsters.obstacle-matrix")
+def passable(state: CatacombsState, piece: Piece, pos: Pos, came: Pos, side: str | None) -> bool:
+    return all(
+        _effect(state, piece, name, width) != "blocked"
+        for name, width, _ in _obstacles(state, pos, came, side)
+    )
+
+
+def targets(state: CatacombsState, piece: Piece) -> list[Hero]:
+    monster = state.data.monsters[piece.monster]
+    return [
+        h
+        for h in state.heroes
+        if h.active and not h.hidden and h.character not in monster.never_attacks
+    ]
+
+
+def _path(state: CatacombsState, piece: Piece, goals: set[Pos]) -> list[Pos] | None:
+    """Shortest path (cells after the start) to a cell next to or on a goal, within the limit."""
+    board = state.board
+    start = piece.pos
+    if _near(state, start, goals):
+        return []
+    parent: dict[Pos, Pos | None] = {start: None}
+    queue = deque([start])
+    while queue and len(parent) < SEARCH_LIMIT:
+        pos = queue.popleft()
+        for nxt, side in board.steps(pos):
+            if nxt in parent or not passable(state, piece, nxt, pos, side):
+                continue
+            parent[nxt] = pos
+            if _near(state, nxt, goals):
+                path = [nxt]
+                while parent[path[-1]] != start:
+                    path.append(parent[path[-1]])
+                return path[::-1]
+            queue.append(nxt)
+    return None
+
+
+def _near(state: CatacombsState, pos: Pos, goals: set[Pos]) -> bool:
+    if pos in goals:
+        return True
+    return any(nxt in goals for nxt, _ in state.board.steps(pos))
+
+
+@task("monster-phase")
+@rule("monsters.phase")
+def monster_phase(state: CatacombsState, t: dict, _: object) -> None:
+    """After every round each awake monster moves and attacks, then acid burns."""
+    for piece in sorted(state.pieces, key=lambda p: p.uid):
+        if piece.alive and piece.awake:
+            state.push("do", "monster-act", front=False, uid=piece.uid)
+    state.push("do", "acid", front=False)
+
+
+def _piece(state: CatacombsState, uid: int) -> Piece | None:
+    for p in state.pieces:
+        if p.uid == uid and p.alive:
+            return p
+    return None
+
+
+@task("monster-act")
+@rule("monsters.move-towards-heroes")
+def monster_act(state: CatacombsState, t: dict, _: object) -> None:
+    """The monster walks its speed towards the nearest hero it can reach, then attacks."""
+    piece = _piece(state, t["uid"])
+    if piece is None:
+        return
+    if piece.held > 0:
+        piece.held -= 1
+        return
+    monster = state.data.monsters[piece.monster]
+    heroes = targets(state, piece)
+    if not heroes:
+        return
+    goals = {h.pos for h in heroes}
+    path = _path(state, piece, goals)
+    if path is None:
+        return
+    came = piece.pos
+    for step in path[: monster.stats.speed]:
+        side = _side_between(state, came, step)
+        if not _enter(state, piece, step, came, side):
+            break
+        came = step
+    if piece.alive:
+        attack(state, piece, monster)
+
+
+def _side_between(state: CatacombsState, a: Pos, b: Pos) -> str | None:
+    for nxt, side in state.board.steps(a):
+        if nxt == b:
+            return side
+    return None
+
+
+def _enter(state: CatacombsState, piece: Piece, pos: Pos, came: Pos, side: str | None) -> bool:
+    """Step onto `pos`, suffering its obstacles; False when the monster must stop."""
+    piece.pos = pos
+    for name, width, feature in _obstacles(state, pos, came, side):
+        effect = _effect(state, piece, name, width)
+        cell = matrix_cell(state, piece, name)
+        if effect == "dies":
+            kill_piece(state, piece, None, f"the {name}")
+            return False
+        if effect == "loses-health" and cell is not None and piece.hp is not None:
+            piece.hp -= cell.health
+            if piece.hp <= 0:
+                kill_piece(state, piece, None, f"the {name}")
+                return False
+        if effect == "held":
+            piece.held = cell.turns if cell is not None and cell.turns else 1
+            return False
+        if effect == "breaks" and feature is not None:
+            feature["open"] = True
+    return True
+
+
+@rule("monsters.attack")
+def attack(state: CatacombsState, piece: Piece, monster: Monster) -> None:
+    """Melee next to a hero; ranged at a hero on the same tile; ghosts seize minds."""
+    heroes = targets(state, piece)
+    near = [h for h in heroes if _near(state, piece.pos, {h.pos})]
+    same_tile = [h for h in heroes if h.pos[:2] == piece.pos[:2]]
+    resist = resist_check(state, monster)
+    if resist is not None:
+        pool = near or same_tile or [h for h in heroes if _adjacent_tile(h.pos, piece.pos)]
+        if pool:
+            state.push("roll", "ghost-resist", dice=str(resist.dice or "d6"),
+                       seat=pool[0].seat, uid=piece.uid, check=resist.id)
+        return
+    if near:
+        victim = near[0]
+        damage = monster.stats.melee
+    elif same_tile and "ranged" in monster.attack and monster.stats.ranged:
+        victim = same_tile[0]
+        damage = monster.stats.ranged
+    else:
+        return
+    if piece.monster not in victim.met:
+        victim.met.append(piece.monster)
+    state.log(f"the {piece.species or piece.monster} attacks {victim.character}")
+    for _ in range(monster.stats.poison):
+        poison(state, victim, piece.species or piece.monster)
+    state.hurt(victim, damage, f"killed by {piece.monster}")
+    if monster.removed_after_attack:
+        piece.alive = False
+        state.log(f"the {piece.species or piece.monster} leaves after its bite")
+
+
+def resist_check(state: CatacombsState, monster: Monster):
+    """The check a hero makes against a mind attack (the ghost's), if the monster has one."""
+    for check_id in monster.checks:
+        check = state.data.checks.get(check_id)
+        if check is not None and check.action == "resist":
+            return check
+    return None
+
+
+def _adjacent_tile(a: Pos, b: Pos) -> bool:
+    return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
+
+
+@task("ghost-resist")
+@rule("monsters.ghost-resist")
+def ghost_resist(state: CatacombsState, t: dict, value: int) -> None:
+    """The hero rolls (luck 3+ adds 1): resists, is held a turn, or is seized."""
+    hero = state.heroes[t["seat"]]
+    check = state.data.checks[t["check"]]
+    add = sum(m.add for m in check.active_modifiers(state.stats(hero), tuple(hero.items)))
+    band = result_band(check, min(value + add, 6))
+    if band is None or not hero.active:
+        return
+    state.log(f"{hero.character} faces a ghost: {band.result} ({value}+{add})")
+    if "ghost" not in hero.met:
+        hero.met.append("ghost")
+    apply_outcome(state, hero, band.outcome, "a ghost")
+    if band.result == "seized":
+        seized(state, hero, t["uid"])
+
+
+@rule("monsters.ghost-seize", PARTIAL, "the seized hero loses the next turn; no trap walking")
+def seized(state: CatacombsState, hero: Hero, uid: int) -> None:
+    """Engine assumption: a seized hero stands still for a turn (no forced walk into traps)."""
+    hero.turns_lost += 1
+
+
+@task("acid")
+@rule("monsters.acid")
+def acid(state: CatacombsState, t: dict, _: object) -> None:
+    """Acid gas: every hero on a tile with an acid monster loses its acid damage each round."""
+    for piece in state.pieces:
+        monster = state.data.monsters[piece.monster]
+        if piece.alive and piece.awake and monster.stats.acid:
+            for hero in state.heroes_on(piece.pos[:2]):
+                state.hurt(hero, monster.stats.acid, f"acid of the {piece.monster}")
+
+
+def kill_piece(state: CatacombsState, piece: Piece, hero: Hero | None, how: str) -> None:
+    piece.alive = False
+    state.log(f"the {piece.species or piece.monster} dies ({how})")
+    if hero is None:
+        return
+    hero.kills.append(piece.monster)
+    rewards = state.data.monsters[piece.monster].rewards
+    if len(rewards) == 1:
+        state.gain(hero, rewards[0], f"killing a {piece.monster}")
+    elif rewards:
+        state.push("decide", "reward", seat=hero.seat, monster=piece.monster)
+
+
+@rule("monsters.controlled", PARTIAL, "no player controls monsters")
+def controlled_monsters() -> None:
+    """Not implemented: monsters under a player's control (their stats are read but unused)."""
+
+
+@rule("monsters.scarab-burrow", PARTIAL, "the scarab walks; it does not burrow or regenerate")
+def scarab_burrow() -> None:
+    """Not implemented: burrowing and regeneration."""

@@ -1,0 +1,182 @@
+"""Moving by speed: cells per action, walls, doors, crevices, open traps and sleeping tiles."""
+
+from __future__ import annotations
+
+import heapq
+
+from engine.core.api import Action
+from engine.core.rules import rule
+from engine.games.catacombs.board import Pos
+from engine.games.catacombs.registry import actions_of, handles
+from engine.games.catacombs.state import CatacombsState, Hero
+
+
+def pos_key(pos: Pos) -> str:
+    return ",".join(str(v) for v in pos)
+
+
+def parse_pos(text: str) -> Pos:
+    a, b, c, d = (int(v) for v in text.split(","))
+    return (a, b, c, d)
+
+
+def feature_at(state: CatacombsState, pos: Pos, ftype: str) -> dict | None:
+    for f in state.tile_of(pos).features:
+        if f["type"] == ftype and f.get("cell") == [pos[2], pos[3]]:
+            return f
+    return None
+
+
+def crevice_cell(state: CatacombsState, pos: Pos) -> dict | None:
+    for f in state.tile_of(pos).features:
+        horizontal = f["type"] == "crevice" and f.get("orientation") == "horizontal"
+        if horizontal and [pos[2], pos[3]] in f.get("cells", []) and not f.get("bridged"):
+            return f
+    return None
+
+
+def vertical_crevice(state: CatacombsState, pos: Pos, side: str | None, nxt: Pos) -> dict | None:
+    """The vertical crevice on the edge crossed from `pos` to `nxt`, if any."""
+    if side is None:
+        return None
+    for here, s in ((pos, side), (nxt, _opposite(side))):
+        for f in state.tile_of(here).features:
+            if f["type"] == "crevice" and f.get("orientation") == "vertical" and f.get("side") == s:
+                return f
+    return None
+
+
+def _opposite(side: str) -> str:
+    return {"north": "south", "south": "north", "east": "west", "west": "east"}[side]
+
+
+def closed_door(state: CatacombsState, pos: Pos) -> dict | None:
+    door = feature_at(state, pos, "door")
+    if door is not None and not door.get("open"):
+        return door
+    return None
+
+
+def monster_at(state: CatacombsState, pos: Pos) -> bool:
+    return any(p.alive and p.awake and p.pos == pos for p in state.pieces)
+
+
+def neutralized(state: CatacombsState, hero: Hero, trap_id: str) -> bool:
+    trap = state.data.traps.get(trap_id)
+    return trap is not None and bool(set(trap.neutralized_by) & set(hero.items))
+
+
+def move_budget(state: CatacombsState, hero: Hero) -> int:
+    return max(1, state.stat(hero, "speed"))
+
+
+@rule("movement.speed")
+def reachable(state: CatacombsState, hero: Hero) -> dict[Pos, tuple[int, bool]]:
+    """Cells the hero can end one move action on: cost and whether a vertical crevice was passed.
+
+    Walls, closed doors, horizontal crevices, jump-only traps and awake monsters block; floor
+    spikes, the carnivorous plant, an unvisited tile and a vertical crevice end the move.
+    A web costs its speed penalty, but one cell per action is always possible.
+    """
+    start = hero.pos
+    assert start is not None
+    budget = move_budget(state, hero)
+    board = state.board
+    best: dict[Pos, tuple[int, bool]] = {start: (0, False)}
+    heap: list[tuple[int, Pos, bool]] = [(0, start, False)]
+    first_round = state.round == 1
+    while heap:
+        cost, pos, squeezed = heapq.heappop(heap)
+        if best.get(pos, (10**9, False))[0] < cost:
+            continue
+        if pos != start and _stops_here(state, hero, pos, squeezed):
+            continue
+        for nxt, side in board.steps(pos):
+            if first_round and (nxt[0], nxt[1]) != (start[0], start[1]):
+                continue
+            if _blocked(state, nxt):
+                continue
+            step = 1
+            trap_id = state.tile_of(nxt).trap_at(nxt[2], nxt[3])
+            if trap_id is not None and not neutralized(state, hero, trap_id):
+                step -= state.data.traps[trap_id].speed if trap_id in state.data.traps else 0
+            total = cost + step
+            if total > budget and cost > 0:
+                continue
+            total = min(total, budget) if cost == 0 else total
+            crossed = squeezed or vertical_crevice(state, pos, side, nxt) is not None
+            if total < best.get(nxt, (10**9, False))[0]:
+                best[nxt] = (total, crossed)
+                heapq.heappush(heap, (total, nxt, crossed))
+    del best[start]
+    return best
+
+
+def _blocked(state: CatacombsState, pos: Pos) -> bool:
+    if closed_door(state, pos) is not None or crevice_cell(state, pos) is not None:
+        return True
+    trap_id = state.tile_of(pos).trap_at(pos[2], pos[3])
+    if trap_id is not None:
+        trap = state.data.traps.get(trap_id)
+        if trap is not None and trap.jumpable:
+            return True
+    return monster_at(state, pos)
+
+
+def _stops_here(state: CatacombsState, hero: Hero, pos: Pos, squeezed: bool) -> bool:
+    if squeezed or not state.tile_of(pos).visited:
+        return True
+    trap_id = state.tile_of(pos).trap_at(pos[2], pos[3])
+    if trap_id is None:
+        return False
+    trap = state.data.traps.get(trap_id)
+    return trap is not None and (trap.stop_on_it or bool(trap.checks and not trap.poison_per_stop))
+
+
+def can_move(hero: Hero) -> bool:
+    return hero.active and hero.hidden == 0
+
+
+@actions_of
+def move_actions(state: CatacombsState, hero: Hero) -> list[Action]:
+    if not can_move(hero):
+        return []
+    return [Action.of("move", to=pos_key(p)) for p in sorted(reachable(state, hero))]
+
+
+@handles("move")
+@rule("movement.move")
+def do_move(state: CatacombsState, hero: Hero, action: Action) -> int:
+    """One move action: the hero walks to a reachable cell; what lies there takes effect."""
+    if action.get("explore") is not None:
+        from engine.games.catacombs.exploration import move_and_explore
+
+        return move_and_explore(state, hero, action)
+    target = parse_pos(action.get("to"))
+    squeezed = reachable(state, hero)[target][1]
+    came_from = hero.pos
+    hero.pos = target
+    state.log(f"{hero.character} moves to {action.get('to')}")
+    if squeezed:
+        from engine.games.catacombs.crevices import squeeze_through
+
+        squeeze_through(state, hero)
+    arrive(state, hero, came_from)
+    return 1
+
+
+def arrive(state: CatacombsState, hero: Hero, came_from: Pos | None) -> None:
+    """Effects of ending a move on a cell: a new tile wakes, traps fire, the artifact is taken."""
+    from engine.games.catacombs.ending import pick_up_artifact
+    from engine.games.catacombs.exploration import enter_tile
+    from engine.games.catacombs.traps import stop_on_trap
+
+    pos = hero.pos
+    assert pos is not None
+    tile = state.tile_of(pos)
+    if not tile.visited:
+        enter_tile(state, hero, tile)
+    if hero.active:
+        stop_on_trap(state, hero)
+    if hero.active:
+        pick_up_artifact(state, hero)

@@ -1,0 +1,128 @@
+"""Searching: opening a cache with the treasure table and its attention and luck modifiers;
+stash cards."""
+
+from __future__ import annotations
+
+from engine.core.api import Action
+from engine.core.rules import rule
+from engine.games.catacombs.board import Placed
+from engine.games.catacombs.data import Table
+from engine.games.catacombs.registry import actions_of, handles, task
+from engine.games.catacombs.state import CatacombsState, Hero
+
+
+def cache_here(state: CatacombsState, hero: Hero) -> dict | None:
+    tile = state.tile_of(hero.pos)
+    if any(f["type"] == "looted" for f in tile.features):
+        return None
+    for f in tile.features:
+        if f["type"] == "cache" and f.get("card"):
+            return f
+    return None
+
+
+def table_of(state: CatacombsState, token_id: str) -> Table | None:
+    token = state.data.tokens.get(token_id)
+    if token is None or token.table not in state.data.tables:
+        return None
+    return state.data.tables[token.table]
+
+
+@actions_of
+def search_actions(state: CatacombsState, hero: Hero) -> list[Action]:
+    if not hero.active or state.round == 1 or hero.hidden:
+        return []
+    cache = cache_here(state, hero)
+    if cache is None or table_of(state, cache["card"]) is None:
+        return []
+    return [Action.of("search")]
+
+
+@handles("search")
+@rule("search.cache")
+def do_search(state: CatacombsState, hero: Hero, action: Action) -> int:
+    """The hero turns the cache token over and rolls on its table (luck die first)."""
+    cache = cache_here(state, hero)
+    assert cache is not None
+    state.tile_of(hero.pos).features.remove(cache)
+    token = state.data.tokens[cache["card"]]
+    bonus = int(token.hidden.get("bonus", 0))
+    state.log(f"{hero.character} opens a cache (+{bonus})")
+    roll_treasure(state, hero, table_of(state, cache["card"]), bonus, "cache")
+    return 1
+
+
+def attention_add(state: CatacombsState, hero: Hero, table: Table) -> int:
+    mod = table.modifier("add-to-roll")
+    if mod is None:
+        return 0
+    step = mod.step_for(state.stat(hero, mod.stat))
+    return step.add if step else 0
+
+
+def jackpot_faces(state: CatacombsState, hero: Hero, table: Table) -> frozenset[int]:
+    mod = table.modifier("jackpot")
+    if mod is None:
+        return frozenset()
+    step = mod.step_for(state.stat(hero, mod.stat))
+    return step.success if step else frozenset()
+
+
+@rule("treasure-table")
+def roll_treasure(state: CatacombsState, hero: Hero, table: Table, bonus: int, why: str) -> None:
+    """Luck 3+ rolls the luck die first (top row on its faces); else d6 + bonus + attention."""
+    faces = jackpot_faces(state, hero, table)
+    ctx = {"seat": hero.seat, "table": table.id, "bonus": bonus, "why": why}
+    if faces:
+        state.push("roll", "treasure-luck", dice="d6", faces=sorted(faces), **ctx)
+    else:
+        state.push("roll", "treasure-roll", dice=str(table.dice), **ctx)
+
+
+@task("treasure-luck")
+@rule("treasure-table.luck")
+def treasure_luck(state: CatacombsState, t: dict, value: int) -> None:
+    hero = state.heroes[t["seat"]]
+    table = state.data.tables[t["table"]]
+    if value in t["faces"]:
+        state.log(f"{hero.character}'s luck die shows {value}: the top row")
+        state.gain(hero, table.top_row.reward, f"{t['why']} (luck)")
+        return
+    state.push("roll", "treasure-roll", dice=str(table.dice), seat=t["seat"], table=t["table"],
+               bonus=t["bonus"], why=t["why"])
+
+
+@task("treasure-roll")
+@rule("treasure-table.attention")
+def treasure_roll(state: CatacombsState, t: dict, value: int) -> None:
+    hero = state.heroes[t["seat"]]
+    table = state.data.tables[t["table"]]
+    total = value + t["bonus"] + attention_add(state, hero, table)
+    row = table.row_for(max(total, table.range.low))
+    state.log(f"{hero.character} rolls {value}, total {total} on {table.id}")
+    if row is not None:
+        state.gain(hero, row.reward, t["why"])
+
+
+@rule("stash")
+def open_stash(state: CatacombsState, hero: Hero, tile: Placed, feature: dict) -> None:
+    """A stash card is turned up; a hero who meets its thresholds takes what it holds."""
+    card = state.data.cards.get(feature["card"])
+    if card is None:
+        tile.features.remove(feature)
+        return
+    stats = state.stats(hero)
+    if all(t.met(stats.get(t.stat, 0)) for t in card.requires):
+        tile.features.remove(feature)
+        state.gain(hero, card.reward, f"stash {card.id}")
+
+
+@task("receive-card")
+def receive_card(state: CatacombsState, t: dict, card: str) -> None:
+    """A card drawn face down goes to the hero: items to the kit, spells to the hand."""
+    hero = state.heroes[t["seat"]]
+    if card in state.data.items:
+        hero.items.append(card)
+    else:
+        hero.spells.append(card)
+    state.log(f"{hero.character} draws {card}")

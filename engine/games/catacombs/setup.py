@@ -1,0 +1,237 @@
+"""Setup: draw piles, drawing the characters, relationship titles, the shop, teams, the start."""
+
+from __future__ import annotations
+
+from engine.core.api import Action
+from engine.core.rules import PARTIAL, rule
+from engine.games.catacombs.board import place, turn_cell
+from engine.games.catacombs.data import Catacombs
+from engine.games.catacombs.registry import options, task
+from engine.games.catacombs.state import PHASE_PLAY, PHASE_SETUP, PHASE_SHOP, CatacombsState
+
+ATTITUDE_LEVEL = {"sympathy": 1, "neutral": 0, "antipathy": -1}
+
+
+def deck_pool(data: Catacombs, deck_type: str) -> dict[str, int]:
+    deck = data.deck_of_type(deck_type)
+    if deck is None:
+        return {}
+    return {card: data.copies(card) for card in data.cards_in(deck.id)}
+
+
+@rule("setup.monster-deck")
+def monster_pool(data: Catacombs, players: int) -> dict[str, int]:
+    """The monster deck for this many players: each kind's count for the player count."""
+    return {
+        m.id: min(m.count_for(players), m.kit)
+        for m in sorted(data.monsters.values(), key=lambda m: m.id)
+        if m.count_for(players) > 0
+    }
+
+
+def token_pools(data: Catacombs) -> dict[str, dict[str, int]]:
+    pools: dict[str, dict[str, int]] = {}
+    for token in sorted(data.tokens.values(), key=lambda t: t.id):
+        name = f"token:{token.type}"
+        if token.type == "crevice":
+            name = f"token:crevice-{token.orientation or 'horizontal'}"
+        pools.setdefault(name, {})[token.id] = token.count
+    return pools
+
+
+def build_pools(data: Catacombs, players: int) -> dict[str, dict[str, int]]:
+    pools = {
+        "character": {c: 1 for c in sorted(data.characters)},
+        "tiles": {t.id: t.count for t in data.tiles.values() if t.type == "labyrinth"},
+        "final": {t.id: t.count for t in data.tiles.values() if t.type == "final"},
+        "monster": monster_pool(data, players),
+    }
+    for kind in ("event", "stash", "hidden-trap", "common-item", "unique-item", "magic-item",
+                 "mercenary", "spell", "secret-knowledge", "intrigue"):
+        pools[kind] = deck_pool(data, kind)
+    pools.update(token_pools(data))
+    pools["counter"] = {}
+    return pools
+
+
+def new_game(data: Catacombs, players: int, seed: int, max_rounds: int) -> CatacombsState:
+    state = CatacombsState(data, players, seed, max_rounds)
+    state.pools = build_pools(data, players)
+    state.phase = PHASE_SETUP
+    for seat in range(players):
+        state.push("draw", "assign-character", front=False, pool="character", seat=seat)
+    state.push("do", "relationships", front=False)
+    state.push("do", "open-shop", front=False)
+    state.advance()
+    return state
+
+
+@task("assign-character")
+@rule("setup.characters")
+def assign_character(state: CatacombsState, t: dict, card: str) -> None:
+    """Each hero draws a character board face down and takes its starting kit."""
+    hero = state.heroes[t["seat"]]
+    ch = state.data.characters[card]
+    hero.character = card
+    hero.hp = hero.max_hp = ch.health
+    hero.banknotes = ch.banknotes
+    hero.items = list(ch.start_items)
+    hero.antidotes = ch.antidotes
+    hero.secret_knowledge = ch.secret_knowledge
+    hero.spells = list(ch.spells)
+    state.log(f"seat {hero.seat} draws {card}")
+
+
+@task("relationships")
+@rule("setup.relationship-titles")
+def setup_relationships(state: CatacombsState, t: dict, _: object) -> None:
+    """One title per pair in play, its slider at the pair's starting attitude."""
+    for a in state.heroes:
+        for b in state.heroes:
+            if a.seat < b.seat:
+                key = tuple(sorted((a.character, b.character)))
+                start = state.data.relationships.get(key)  # type: ignore[arg-type]
+                if start is None:
+                    start = _from_boards(state.data, a.character, b.character)
+                state.set_relation(a.seat, b.seat, ATTITUDE_LEVEL.get(start, 0))
+    steal = [h for h in state.heroes if state.data.characters[h.character].has(
+        "steal-banknotes-at-station")]
+    for thief in steal:
+        amount = state.data.characters[thief.character].ability(
+            "steal-banknotes-at-station").amount or 1
+        for other in state.heroes:
+            if other.seat != thief.seat and other.banknotes >= amount:
+                other.banknotes -= amount
+                thief.banknotes += amount
+        state.log(f"{thief.character} steals banknotes at the station unnoticed")
+
+
+def _from_boards(data: Catacombs, a: str, b: str) -> str:
+    """Engine assumption: without a title entity, the boards' attitudes decide the pair."""
+    ta = data.characters[a].attitudes.get(b, "neutral")
+    tb = data.characters[b].attitudes.get(a, "neutral")
+    if ta == tb:
+        return ta
+    if "neutral" in (ta, tb):
+        return ta if tb == "neutral" else tb
+    return "neutral"
+
+
+@task("open-shop")
+@rule("setup.shop", PARTIAL, "items add their stat bonuses and weapon damage; no slots/limits")
+def open_shop(state: CatacombsState, t: dict, _: object) -> None:
+    """Lay out the counter: every unique item, common and magic items per character, mercenaries."""
+    shop = state.data.rule_with("common_per_character")
+    raw = shop.raw if shop else {}
+    common = int(raw.get("common_per_character", 0)) * state.players
+    magic = int(raw.get("magic_per_character", 0)) * state.players
+    counter = state.pools["counter"]
+    for kind in ("unique-item", "mercenary"):
+        for card, n in state.pools.get(kind, {}).items():
+            counter[card] = counter.get(card, 0) + n
+        state.pools[kind] = {}
+    for pool, n in (("common-item", common), ("magic-item", magic)):
+        for _ in range(min(n, sum(state.pools.get(pool, {}).values()))):
+            state.push("draw", "to-counter", front=False, pool=pool)
+    state.push("do", "shopping", front=False)
+    state.phase = PHASE_SHOP
+
+
+@task("to-counter")
+def to_counter(state: CatacombsState, t: dict, card: str) -> None:
+    state.pools["counter"][card] = state.pools["counter"].get(card, 0) + 1
+
+
+@task("shopping")
+def shopping(state: CatacombsState, t: dict, _: object) -> None:
+    for seat in range(state.players):
+        state.push("decide", "shop", front=False, seat=seat)
+    state.push("do", "teams", front=False)
+    state.push("do", "start", front=False)
+
+
+def price(state: CatacombsState, card: str) -> int | None:
+    item = state.data.items.get(card)
+    if item is not None:
+        return item.price
+    c = state.data.cards.get(card)
+    return None if c is None else int(getattr(c, "price", 0) or 0)
+
+
+@options("shop")
+def shop_options(state: CatacombsState, t: dict) -> list[Action]:
+    hero = state.heroes[t["seat"]]
+    out = [Action.of("done")]
+    for card, n in sorted(state.pools["counter"].items()):
+        p = price(state, card)
+        if n > 0 and p is not None and 0 < p <= hero.banknotes and card in state.data.items:
+            out.append(Action.of("buy", item=card))
+    return out
+
+
+@task("shop")
+@rule("setup.shop")
+def shop(state: CatacombsState, t: dict, action: Action) -> None:
+    """Buy one card at a time from the counter with banknotes; `done` leaves the shop."""
+    if action.kind == "done":
+        return
+    hero = state.heroes[t["seat"]]
+    card = action.get("item")
+    hero.banknotes -= price(state, card) or 0
+    state.pools["counter"][card] -= 1
+    hero.items.append(card)
+    state.log(f"{hero.character} buys {card}")
+    state.push("decide", "shop", seat=hero.seat)
+
+
+@task("teams")
+@rule("setup.teams", PARTIAL, "everyone plays as one group; team markers are not drawn")
+def teams(state: CatacombsState, t: dict, _: object) -> None:
+    """Engine assumption: bots play as one group (the seed's default for reasonable players)."""
+    for hero in state.heroes:
+        hero.team = ""
+
+
+@task("start")
+@rule("start.first-tile")
+def start(state: CatacombsState, t: dict, _: object) -> None:
+    """The first tile is drawn and laid; the ceiling hatch goes in its centre."""
+    state.push("draw", "first-tile", pool="tiles")
+
+
+@task("first-tile")
+def first_tile(state: CatacombsState, t: dict, card: str) -> None:
+    tile = state.data.tiles[card]
+    placed = place(tile, (0, 0), 0)
+    placed.visited = True
+    state.tiles["0,0"] = placed
+    c, r = placed.center()
+    state.hatch = [0, 0, c, r]
+    placed.features.append({"uid": f"f{state.uid()}", "type": "ceiling-hatch", "cell": [c, r]})
+    for hero in state.heroes:
+        hero.pos = (0, 0, c, r)
+    from engine.games.catacombs.exploration import lay_out_icons
+
+    lay_out_icons(state, placed, tile, 0, event=False)
+    state.log(f"the first tile {card} is laid; the heroes climb down the ceiling hatch")
+    state.push("do", "begin-play", front=False)
+
+
+@task("begin-play")
+def begin_play(state: CatacombsState, t: dict, _: object) -> None:
+    state.phase = PHASE_PLAY
+    state.round = 1
+    state.seat = 0
+    from engine.games.catacombs.turn import begin_turn
+
+    begin_turn(state)
+
+
+@task("next-phase")
+def next_phase(state: CatacombsState, t: dict, _: object) -> None:
+    """Only reached if a setup queue ran dry without starting play."""
+    if state.phase in (PHASE_SETUP, PHASE_SHOP):
+        state.push("do", "start")
+
+
+__all__ = ["new_game", "turn_cell"]

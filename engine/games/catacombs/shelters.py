@@ -1,0 +1,41 @@
+"""Shelters: hiding from monsters for a limited number of turns."""
+
+from __future__ import annotations
+
+from engine.core.api import Action
+from engine.core.rules import PARTIAL, rule
+from engine.games.catacombs.checks_util import may_try
+from engine.games.catacombs.registry import actions_of, handles
+from engine.games.catacombs.state import CatacombsState, Hero
+
+
+def shelter_here(state: CatacombsState, hero: Hero) -> bool:
+    return any(f["type"] == "shelter" for f in state.tile_of(hero.pos).features)
+
+
+@actions_of
+def shelter_actions(state: CatacombsState, hero: Hero) -> list[Action]:
+    if not hero.active or state.round == 1:
+        return []
+    if hero.hidden:
+        leave = state.data.check("shelter", "leave")
+        return [Action.of("shelter", how="leave")] if may_try(state, hero, leave) else []
+    hide = state.data.check("shelter", "hide")
+    if shelter_here(state, hero) and may_try(state, hero, hide):
+        return [Action.of("shelter", how="hide")]
+    return []
+
+
+@handles("shelter")
+@rule("shelter", PARTIAL, "no surprise-attack bonus; enemies never force heroes out")
+def do_shelter(state: CatacombsState, hero: Hero, action: Action) -> int:
+    """Hiding costs an action and lasts the check's turns; monsters walk past hidden heroes."""
+    how = action.get("how")
+    check = state.data.check("shelter", how)
+    if how == "hide":
+        hero.hidden = check.turns or 1
+        state.log(f"{hero.character} hides in a shelter")
+    else:
+        hero.hidden = 0
+        state.log(f"{hero.character} leaves the shelter")
+    return check.actions

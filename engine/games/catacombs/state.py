@@ -1,0 +1,399 @@
+"""The catacombs state: heroes, monsters, tiles, draw piles and a queue of pending steps.
+
+The queue drives everything that is not a free choice of the player on turn: chance steps
+(`roll`, `draw`), decisions (`decide`, e.g. how to turn a new tile) and automatic steps
+(`do`, e.g. a monster's move). While the head of the queue is a chance step the state is a
+chance node; while it is a decision, the deciding seat is the current player.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import asdict, dataclass, field, fields
+from fractions import Fraction
+from typing import Any
+
+from engine.core.api import CHANCE, TERMINAL, Action, IllegalActionError, Outcome
+from engine.core.dice import Dice
+from engine.core.rng import Rng
+from engine.core.state import GameState
+from engine.games.catacombs import registry
+from engine.games.catacombs.board import Board, Placed, Pos, slot_key
+from engine.games.catacombs.data import Catacombs, Reward
+
+
+@dataclass
+class Hero:
+    seat: int
+    character: str = ""
+    hp: int = 0
+    max_hp: int = 0
+    pos: tuple[int, int, int, int] | None = None
+    alive: bool = True
+    out: bool = False
+    treasures: int = 0
+    items: list[str] = field(default_factory=list)
+    secret_knowledge: int = 0
+    spells: list[str] = field(default_factory=list)
+    antidotes: int = 0
+    intrigues: int = 0
+    banknotes: int = 0
+    poison: int = 0
+    bonus: dict[str, int] = field(default_factory=dict)
+    speed_set: int | None = None
+    turns_lost: int = 0
+    hidden: int = 0
+    artifact: bool = False
+    cause: str = ""
+    studied: list[str] = field(default_factory=list)
+    met: list[str] = field(default_factory=list)
+    kills: list[str] = field(default_factory=list)
+    team: str = ""
+    debt: int = 0
+    lender: int = -1
+    usury: bool = False
+
+    @property
+    def active(self) -> bool:
+        return self.alive and not self.out and self.pos is not None
+
+
+@dataclass
+class Piece:
+    """A monster on the table."""
+
+    uid: int
+    monster: str
+    pos: tuple[int, int, int, int]
+    hp: int | None
+    species: str = ""
+    shield: bool = False
+    alive: bool = True
+    awake: bool = False
+    held: int = 0
+
+
+PHASE_SETUP, PHASE_SHOP, PHASE_PLAY, PHASE_OVER = "setup", "shop", "play", "over"
+
+
+class CatacombsState(GameState):
+    """One position of a catacombs game (see the module docstring for the queue)."""
+
+    def __init__(self, data: Catacombs, players: int, seed: int, max_rounds: int = 60):
+        self.data = data
+        self.players = players
+        self.seed = seed
+        self.max_rounds = max_rounds
+        self.rng = Rng(seed)
+        self.heroes: list[Hero] = [Hero(seat=i) for i in range(players)]
+        self.pieces: list[Piece] = []
+        self.tiles: dict[str, Placed] = {}
+        self.pools: dict[str, dict[str, int]] = {}
+        self.queue: list[dict[str, Any]] = []
+        self.relations: dict[str, int] = {}
+        self.phase = PHASE_SETUP
+        self.round = 0
+        self.seat = 0
+        self.actions_left = 0
+        self.winners: list[int] = []
+        self.ended_by = ""
+        self.events: list[str] = []
+        self.next_uid = 1
+        self.start_slot: list[int] = [0, 0]
+        self.hatch: list[int] = []
+        self.artifact_taken = False
+        self._front = []
+
+    # ----- the OpenSpiel interface ------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        if self.phase == PHASE_OVER:
+            return TERMINAL
+        if self.queue:
+            head = self.queue[0]
+            if head["t"] in ("roll", "draw"):
+                return CHANCE
+            if head["t"] == "decide":
+                return int(head["seat"])
+        return self.seat
+
+    def _player_actions(self) -> list[Action]:
+        if self.queue and self.queue[0]["t"] == "decide":
+            return registry.OPTIONS[self.queue[0]["fn"]](self, self.queue[0])
+        hero = self.heroes[self.seat]
+        out: list[Action] = []
+        for gen in registry.ACTIONS:
+            out.extend(gen(self, hero))
+        return out
+
+    def chance_outcomes(self) -> list[Outcome]:
+        if not self.queue or self.queue[0]["t"] not in ("roll", "draw"):
+            return []
+        head = self.queue[0]
+        if head["t"] == "roll":
+            dist = Dice.parse(head["dice"]).distribution()
+            return [Outcome(Action.of("roll", value=v), p) for v, p in sorted(dist.items())]
+        pool = self.pools.get(head["pool"], {})
+        total = sum(pool.values())
+        return [
+            Outcome(Action.of("draw", card=card), Fraction(n, total))
+            for card, n in sorted(pool.items())
+            if n > 0
+        ]
+
+    def _apply(self, action: Action) -> None:
+        if self.queue and self.queue[0]["t"] in ("roll", "draw", "decide"):
+            head = self.queue.pop(0)
+            if head["t"] == "draw":
+                card = action.get("card")
+                self.pools[head["pool"]][card] -= 1
+                registry.TASKS[head["fn"]](self, head, card)
+            elif head["t"] == "roll":
+                registry.TASKS[head["fn"]](self, head, action.get("value"))
+            else:
+                registry.TASKS[head["fn"]](self, head, action)
+        else:
+            hero = self.heroes[self.seat]
+            spent = registry.HANDLERS[action.kind](self, hero, action)
+            self.actions_left = max(0, self.actions_left - spent)
+        self.advance()
+
+    def apply(self, action: Action) -> None:
+        if self.is_terminal:
+            raise IllegalActionError(action, self.summary(), "the game is over")
+        legal = self.legal_actions()
+        if action not in legal:
+            who = "chance" if self.is_chance_node else f"seat {self.current_player}"
+            raise IllegalActionError(
+                action, self.summary(), f"not among the {len(legal)} legal actions of {who}"
+            )
+        self._apply(action)
+
+    @property
+    def returns(self) -> list[float]:
+        if self.phase != PHASE_OVER:
+            return [0.0] * self.players
+        return [1.0 if i in self.winners else 0.0 for i in range(self.players)]
+
+    def summary(self) -> str:
+        head = self.queue[0]["fn"] if self.queue else "-"
+        hero = self.heroes[self.seat] if self.heroes else None
+        where = f"{hero.character}@{hero.pos}" if hero else "-"
+        return (
+            f"round {self.round}, phase {self.phase}, seat {self.seat} ({where}), "
+            f"actions left {self.actions_left}, pending {head}"
+        )
+
+    # ----- the machine ------------------------------------------------------------------------
+    def push(self, t: str, fn: str, front: bool = True, **fields_: Any) -> None:
+        """Queue a step: `roll` (dice=…), `draw` (pool=…), `decide` (seat=…) or `do`."""
+        entry = {"t": t, "fn": fn, **fields_}
+        if front:
+            self._front.append(entry)
+        else:
+            self.queue.append(entry)
+
+    def advance(self) -> None:
+        """Run automatic steps until a chance node, a decision or a player's free choice."""
+        guard = 0
+        while True:
+            guard += 1
+            if guard > 10_000:
+                raise RuntimeError(f"the catacombs state machine does not settle: {self.summary()}")
+            self._flush_front()
+            if self.phase == PHASE_OVER:
+                self.queue.clear()
+                return
+            if self.queue:
+                head = self.queue[0]
+                if head["t"] != "do":
+                    return
+                self.queue.pop(0)
+                registry.TASKS[head["fn"]](self, head, None)
+                continue
+            if self.phase != PHASE_PLAY:
+                registry.TASKS["next-phase"](self, {}, None)
+                continue
+            hero = self.heroes[self.seat]
+            if hero.active and self.actions_left > 0 and self._player_actions():
+                return
+            registry.TASKS["end-turn"](self, {}, None)
+
+    _front: list[dict[str, Any]]
+
+    def _flush_front(self) -> None:
+        if self._front:
+            self.queue[0:0] = self._front
+            self._front = []
+
+    # ----- shared helpers for rules modules --------------------------------------------------
+    @property
+    def board(self) -> Board:
+        return Board(self.tiles)
+
+    def tile_of(self, pos: Pos) -> Placed:
+        return self.tiles[slot_key((pos[0], pos[1]))]
+
+    def log(self, text: str) -> None:
+        self.events.append(f"r{self.round} s{self.seat}: {text}")
+
+    def uid(self) -> int:
+        self.next_uid += 1
+        return self.next_uid - 1
+
+    def stat(self, hero: Hero, name: str) -> int:
+        base = self.data.characters[hero.character].stats.get(name, 0) if hero.character else 0
+        value = base + hero.bonus.get(name, 0)
+        for item_id in hero.items:
+            item = self.data.items.get(item_id)
+            if item is not None:
+                value += item.stats.get(name, 0)
+        if name == "speed" and hero.speed_set is not None:
+            value = min(value, hero.speed_set)
+        return value
+
+    def stats(self, hero: Hero) -> dict[str, int]:
+        names = ("speed", "strength", "dexterity", "knowledge", "luck", "communication")
+        out = {n: self.stat(hero, n) for n in (*names, "attention")}
+        out["health"] = hero.hp
+        return out
+
+    def pieces_on(self, slot: tuple[int, int]) -> list[Piece]:
+        return [p for p in self.pieces if p.alive and (p.pos[0], p.pos[1]) == slot]
+
+    def heroes_on(self, slot: tuple[int, int]) -> list[Hero]:
+        return [h for h in self.heroes if h.active and (h.pos[0], h.pos[1]) == slot]
+
+    def relation(self, a: int, b: int) -> int:
+        key = f"{min(a, b)}|{max(a, b)}"
+        return self.relations.get(key, 0)
+
+    def set_relation(self, a: int, b: int, level: int) -> None:
+        scale = self.data.rule_with("scale")
+        low, high = -1, 1
+        if scale is not None and "scale" in scale.raw:
+            low = int(scale.raw["scale"].get("min", low))
+            high = int(scale.raw["scale"].get("max", high))
+        self.relations[f"{min(a, b)}|{max(a, b)}"] = max(low, min(high, level))
+
+    def gain(self, hero: Hero, reward: Reward, why: str) -> None:
+        """Give a reward bundle; item and card draws are queued as chance steps."""
+        hero.treasures += reward.treasures
+        hero.antidotes += reward.antidotes
+        hero.secret_knowledge += reward.secret_knowledge
+        hero.intrigues += reward.intrigues
+        hero.items.extend(reward.items)
+        for stat, amount in reward.stat_increase:
+            chosen = "strength" if stat == "any" else stat
+            hero.bonus[chosen] = hero.bonus.get(chosen, 0) + amount
+        for pool, n in (
+            ("common-item", reward.common_items),
+            ("magic-item", reward.magic_items),
+            ("unique-item", reward.unique_magic_items),
+            ("common-item", reward.item_cards),
+            ("spell", reward.spells),
+        ):
+            for _ in range(n):
+                if sum(self.pools.get(pool, {}).values()) > 0:
+                    self.push("draw", "receive-card", pool=pool, seat=hero.seat)
+        self.log(f"{hero.character} gains {why}: {reward_text(reward)}")
+        if hero.debt and hero.lender >= 0 and reward.treasures:
+            self.push("do", "repay", seat=hero.seat)
+
+    def hurt(self, hero: Hero, amount: int, cause: str) -> None:
+        if amount <= 0 or not hero.alive:
+            return
+        hero.hp -= amount
+        self.log(f"{hero.character} loses {amount} health ({cause}), {hero.hp} left")
+        if hero.hp <= 0:
+            self.kill(hero, cause)
+
+    def kill(self, hero: Hero, cause: str) -> None:
+        if not hero.alive:
+            return
+        registry.TASKS["death"](self, {"seat": hero.seat, "cause": cause}, None)
+
+    # ----- serialization ----------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "seed": self.seed,
+            "max_rounds": self.max_rounds,
+            "rng": self.rng.state,
+            "heroes": [_plain(asdict(h)) for h in self.heroes],
+            "pieces": [_plain(asdict(p)) for p in self.pieces],
+            "tiles": {k: _plain(asdict(t)) for k, t in sorted(self.tiles.items())},
+            "pools": copy.deepcopy(self.pools),
+            "queue": copy.deepcopy(self.queue),
+            "relations": dict(self.relations),
+            "phase": self.phase,
+            "round": self.round,
+            "seat": self.seat,
+            "actions_left": self.actions_left,
+            "winners": list(self.winners),
+            "ended_by": self.ended_by,
+            "events": list(self.events),
+            "next_uid": self.next_uid,
+            "start_slot": list(self.start_slot),
+            "hatch": list(self.hatch),
+            "artifact_taken": self.artifact_taken,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Catacombs, raw: dict[str, Any]) -> CatacombsState:
+        s = cls(data, raw["players"], raw["seed"], raw["max_rounds"])
+        s.rng = Rng(raw["rng"])
+        s.heroes = [_build(Hero, h) for h in raw["heroes"]]
+        s.pieces = [_build(Piece, p) for p in raw["pieces"]]
+        s.tiles = {k: _build(Placed, t) for k, t in raw["tiles"].items()}
+        s.pools = copy.deepcopy(raw["pools"])
+        s.queue = copy.deepcopy(raw["queue"])
+        s.relations = dict(raw["relations"])
+        for name in ("phase", "round", "seat", "actions_left", "ended_by", "next_uid"):
+            setattr(s, name, raw[name])
+        s.winners = list(raw["winners"])
+        s.events = list(raw["events"])
+        s.start_slot = list(raw["start_slot"])
+        s.hatch = list(raw["hatch"])
+        s.artifact_taken = raw["artifact_taken"]
+        return s
+
+    def clone(self) -> CatacombsState:
+        return CatacombsState.from_dict(self.data, self.to_dict())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CatacombsState) and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+def _build(cls: type, raw: dict[str, Any]) -> Any:
+    kwargs = copy.deepcopy(raw)
+    names = {f.name for f in fields(cls)}
+    if "pos" in kwargs and kwargs["pos"] is not None:
+        kwargs["pos"] = tuple(kwargs["pos"])
+    return cls(**{k: v for k, v in kwargs.items() if k in names})
+
+
+def reward_text(reward: Reward) -> str:
+    parts = []
+    for name in (
+        "treasures", "common_items", "magic_items", "unique_magic_items", "item_cards",
+        "secret_knowledge", "spells", "intrigues", "antidotes",
+    ):
+        n = getattr(reward, name)
+        if n:
+            parts.append(f"{n} {name.replace('_', ' ')}")
+    parts.extend(reward.items)
+    parts.extend(f"+{a} {s}" for s, a in reward.stat_increase)
+    return ", ".join(parts) or "nothing"

@@ -1,0 +1,107 @@
+"""Statues: study, break, move, the hidden mechanism, the snake, the relic keepers' attitude."""
+
+from __future__ import annotations
+
+from engine.core.api import Action
+from engine.core.rules import rule
+from engine.games.catacombs.checks_util import apply_outcome, may_try, poison
+from engine.games.catacombs.data import Check
+from engine.games.catacombs.registry import actions_of, handles, task
+from engine.games.catacombs.state import CatacombsState, Hero
+
+HOW = ("study", "break", "move", "mechanism")
+
+
+def statue_here(state: CatacombsState, hero: Hero) -> dict | None:
+    for f in state.tile_of(hero.pos).features:
+        if f["type"] == "statue" and f.get("card") and not f.get("moved"):
+            return f
+    return None
+
+
+def statue_check(state: CatacombsState, how: str) -> Check | None:
+    return state.data.check("statue", how)
+
+
+def _legal(state: CatacombsState, hero: Hero, f: dict, how: str) -> bool:
+    check = statue_check(state, how)
+    if not may_try(state, hero, check) or state.actions_left < check.actions:
+        return False
+    studied = f["uid"] in hero.studied
+    if how == "study":
+        return not studied
+    if how == "mechanism":
+        token = state.data.tokens[f["card"]]
+        needs_ok = all(n != "statue-study" or studied for n in check.needs)
+        return needs_ok and studied and bool(token.hidden.get("hidden_passage"))
+    return True
+
+
+@actions_of
+def statue_actions(state: CatacombsState, hero: Hero) -> list[Action]:
+    if not hero.active or state.round == 1 or hero.hidden:
+        return []
+    f = statue_here(state, hero)
+    if f is None:
+        return []
+    return [Action.of("statue", how=h) for h in HOW if _legal(state, hero, f, h)]
+
+
+@handles("statue")
+@rule("statue")
+def do_statue(state: CatacombsState, hero: Hero, action: Action) -> int:
+    """Study (attention), break (not relic keepers; snake bites the unwary), move (strength and
+    dexterity, ends the turn) or work the mechanism (knowledge, after studying)."""
+    how = action.get("how")
+    f = statue_here(state, hero)
+    check = statue_check(state, how)
+    token = state.data.tokens[f["card"]]
+    tile = state.tile_of(hero.pos)
+    if how == "study":
+        hero.studied.append(f["uid"])
+        state.log(f"{hero.character} studies the statue: {token.id}")
+        return check.actions
+    if how == "break":
+        tile.features.remove(f)
+        if token.hidden.get("snake") and f["uid"] not in hero.studied:
+            state.log(f"a snake in the statue bites {hero.character}")
+            for _ in range(_snake_poison(state)):
+                poison(state, hero, "snake in a statue")
+        if hero.active:
+            from engine.games.catacombs.data import Reward
+
+            state.gain(hero, Reward(treasures=int(token.hidden.get("treasures", 0))), "statue")
+        apply_outcome(state, hero, check.on_success, "breaking a statue")
+    else:
+        f["moved"] = True
+        apply_outcome(state, hero, check.on_success, f"statue {how}")
+    if token.hidden.get("hidden_passage") and hero.active:
+        hidden_passage(state, hero)
+    if how == "move":
+        return state.actions_left
+    return check.actions
+
+
+def _snake_poison(state: CatacombsState) -> int:
+    for m in state.data.monsters.values():
+        if any(sp == "snake" for sp, _ in m.species):
+            return max(1, m.stats.poison)
+    return 1
+
+
+@rule("statue.hidden-passage")
+def hidden_passage(state: CatacombsState, hero: Hero) -> None:
+    """Engine assumption: the passage's new tile is not laid; its stash card goes straight to
+    the hero who opened it."""
+    if sum(state.pools.get("stash", {}).values()) > 0:
+        state.push("draw", "passage-stash", pool="stash", seat=hero.seat)
+
+
+@task("passage-stash")
+def passage_stash(state: CatacombsState, t: dict, card: str) -> None:
+    hero = state.heroes[t["seat"]]
+    c = state.data.cards.get(card)
+    if c is not None and hero.active:
+        stats = state.stats(hero)
+        if all(th.met(stats.get(th.stat, 0)) for th in c.requires):
+            state.gain(hero, c.reward, f"stash {card} behind a statue")

@@ -1,0 +1,117 @@
+"""Traps: the five open traps printed on tiles, and hidden trap cards."""
+
+from __future__ import annotations
+
+from engine.core.api import Action
+from engine.core.rules import PARTIAL, rule
+from engine.games.catacombs.checks_util import apply_outcome, may_try, passes, poison
+from engine.games.catacombs.movement import parse_pos, pos_key
+from engine.games.catacombs.registry import actions_of, handles, task
+from engine.games.catacombs.state import CatacombsState, Hero
+
+
+@rule("trap.stop")
+def stop_on_trap(state: CatacombsState, hero: Hero) -> None:
+    """Stopping on a trap cell: darts poison (dexterity may dodge), the plant must be passed
+    with a roll; spikes stepped on carefully and webs do no harm."""
+    tile = state.tile_of(hero.pos)
+    trap_id = tile.trap_at(hero.pos[2], hero.pos[3])
+    trap = state.data.traps.get(trap_id or "")
+    if trap is None:
+        return
+    for check_id in trap.checks:
+        check = state.data.checks.get(check_id)
+        if check is None or check.action not in ("stop", "pass"):
+            continue
+        if check.requires and not may_try(state, hero, check):
+            for _ in range(trap.poison_per_stop):
+                poison(state, hero, trap.id)
+            if not trap.poison_per_stop:
+                apply_outcome(state, hero, check.on_failure, trap.id)
+            return
+        state.push("roll", "trap-roll", dice=str(check.dice or "d6"), seat=hero.seat,
+                   check=check.id, trap=trap.id)
+        return
+
+
+@task("trap-roll")
+def trap_roll(state: CatacombsState, t: dict, value: int) -> None:
+    hero = state.heroes[t["seat"]]
+    check = state.data.checks[t["check"]]
+    trap = state.data.traps[t["trap"]]
+    if passes(state, hero, check, value):
+        state.log(f"{hero.character} gets past the {trap.id} ({value})")
+        return
+    if trap.poison_per_stop:
+        for _ in range(trap.poison_per_stop):
+            poison(state, hero, trap.id)
+    else:
+        apply_outcome(state, hero, check.on_failure, trap.id)
+
+
+def cutter_jumps(state: CatacombsState, hero: Hero) -> list[tuple[str, int, int, int]]:
+    """Jumps over a jumpable trap in a straight line: (trap, landing col, row, cells needed)."""
+    out = []
+    tile = state.tile_of(hero.pos)
+    _, _, c, r = hero.pos
+    for trap_id, tc, tr in tile.traps:
+        trap = state.data.traps.get(trap_id)
+        if trap is None or not trap.jumpable:
+            continue
+        for distance, cells in trap.jump:
+            for dc, dr in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+                if (c + dc * (distance + 1), r + dr * (distance + 1)) != (tc, tr):
+                    continue
+                lc, lr = tc + dc, tr + dr
+                if tile.floor(lc, lr) and tile.trap_at(lc, lr) is None:
+                    out.append((trap_id, lc, lr, cells))
+    return out
+
+
+@actions_of
+def trap_actions(state: CatacombsState, hero: Hero) -> list[Action]:
+    if not hero.active or state.round == 1 or hero.hidden:
+        return []
+    speed = state.stat(hero, "speed")
+    return [
+        Action.of("jump-trap", trap=trap_id, to=pos_key((*hero.pos[:2], lc, lr)))
+        for trap_id, lc, lr, cells in cutter_jumps(state, hero)
+        if speed >= cells
+    ]
+
+
+@handles("jump-trap")
+@rule("trap.cutter-jump")
+def do_jump_trap(state: CatacombsState, hero: Hero, action: Action) -> int:
+    """A standing jump over the cutter: 2 cells from right before it, 3 from one cell away."""
+    from engine.games.catacombs.movement import arrive
+
+    hero.pos = parse_pos(action.get("to"))
+    state.log(f"{hero.character} jumps over the {action.get('trap')}")
+    arrive(state, hero, None)
+    return 1
+
+
+@rule("trap.cutter-run-up", PARTIAL, "the run-up jump with the parity roll is not offered")
+def cutter_run_up() -> None:
+    """Not implemented: running jumps through the cutter."""
+
+
+@rule("trap.hidden-card")
+def spring_hidden_trap(state: CatacombsState, hero: Hero, card_id: str) -> None:
+    """A hidden trap card springs on the hero: its outcome, or the open trap it names."""
+    card = state.data.cards.get(card_id)
+    state.log(f"hidden trap {card_id} springs on {hero.character}")
+    if card is None:
+        return
+    if card.has_outcome:
+        apply_outcome(state, hero, card.outcome, f"hidden trap {card_id}")
+        return
+    trap = state.data.traps.get(card.trap or "")
+    if trap is not None:
+        for _ in range(trap.poison_per_stop):
+            poison(state, hero, trap.id)
+        if trap.deadly:
+            state.kill(hero, f"hidden trap {card_id}")
+        elif trap.health:
+            state.hurt(hero, -trap.health, f"hidden trap {card_id}")

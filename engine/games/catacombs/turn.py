@@ -1,0 +1,91 @@
+"""The turn: two actions (the first turn a single move), lost turns, the round and its bound."""
+
+from __future__ import annotations
+
+from engine.core.api import Action
+from engine.core.rules import rule
+from engine.games.catacombs.registry import actions_of, handles, task
+from engine.games.catacombs.state import PHASE_OVER, CatacombsState, Hero
+
+DEFAULT_ACTIONS = 2
+DEFAULT_FIRST_TURN_ACTIONS = 1
+
+
+def actions_per_turn(state: CatacombsState) -> int:
+    for rid in sorted(state.data.rules):
+        entry = state.data.rules[rid]
+        if entry.phase == "turn" and "actions" in entry.raw and "allowed_actions" in entry.raw:
+            return int(entry.raw["actions"])
+    return DEFAULT_ACTIONS
+
+
+def first_turn_actions(state: CatacombsState) -> int:
+    entry = state.data.rule_with("actions", "first-turn")
+    return int(entry.raw["actions"]) if entry else DEFAULT_FIRST_TURN_ACTIONS
+
+
+def first_round(state: CatacombsState) -> bool:
+    return state.round == 1
+
+
+@rule("turn.actions")
+def begin_turn(state: CatacombsState) -> None:
+    """A hero's turn starts: two actions (one move on the first turn), unless turns are lost."""
+    hero = state.heroes[state.seat]
+    state.actions_left = 0
+    if not hero.active:
+        return
+    if hero.turns_lost > 0:
+        hero.turns_lost -= 1
+        state.log(f"{hero.character} skips this turn")
+        return
+    if hero.hidden > 0:
+        hero.hidden -= 1
+        if hero.hidden == 0:
+            state.log(f"{hero.character} must leave the shelter")
+    if first_round(state):
+        state.actions_left = first_turn_actions(state)
+        return
+    extra = 1 if state.data.characters[hero.character].has("extra-action") else 0
+    state.actions_left = actions_per_turn(state) + extra
+
+
+@task("end-turn")
+@rule("turn.order")
+def end_turn(state: CatacombsState, t: dict, _: object) -> None:
+    """Play passes to the next seat; after the last seat the monsters move, then a new round."""
+    if state.phase == PHASE_OVER:
+        return
+    state.seat += 1
+    if state.seat >= state.players:
+        state.seat = 0
+        state.push("do", "monster-phase", front=False)
+        state.push("do", "new-round", front=False)
+        return
+    begin_turn(state)
+
+
+@task("new-round")
+def new_round(state: CatacombsState, t: dict, _: object) -> None:
+    from engine.games.catacombs.ending import check_end
+
+    state.round += 1
+    if state.round > state.max_rounds:
+        state.phase = PHASE_OVER
+        state.ended_by = "turn-bound"
+        state.log(f"the turn bound of {state.max_rounds} rounds is reached")
+        return
+    check_end(state)
+    if state.phase != PHASE_OVER:
+        begin_turn(state)
+
+
+@actions_of
+def pass_action(state: CatacombsState, hero: Hero) -> list[Action]:
+    return [Action.of("pass")] if hero.active and state.actions_left > 0 else []
+
+
+@handles("pass")
+def do_pass(state: CatacombsState, hero: Hero, action: Action) -> int:
+    """The hero ends the turn early."""
+    return state.actions_left
