@@ -37,13 +37,26 @@ def play(
     return steps
 
 
-def parallel_map(fn: Callable[[T], R], items: Iterable[T], jobs: int = 1) -> list[R]:
-    """`[fn(x) for x in items]`, in order, on `jobs` processes; the result never depends on jobs."""
+def parallel_map(
+    fn: Callable[[T], R],
+    items: Iterable[T],
+    jobs: int = 1,
+    initializer: Callable[..., None] | None = None,
+    initargs: tuple = (),
+) -> list[R]:
+    """`[fn(x) for x in items]`, in order, on `jobs` processes; the result never depends on jobs.
+
+    `initializer(*initargs)` runs once in every worker (and once here when `jobs` is 1).
+    """
     items = list(items)
     if jobs <= 1 or len(items) <= 1:
+        if initializer is not None:
+            initializer(*initargs)
         return [fn(x) for x in items]
     chunk = max(1, len(items) // (jobs * 8))
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with ProcessPoolExecutor(
+        max_workers=jobs, initializer=initializer, initargs=initargs
+    ) as pool:
         return list(pool.map(fn, items, chunksize=chunk))
 
 

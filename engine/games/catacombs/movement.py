@@ -57,6 +57,56 @@ def closed_door(state: CatacombsState, pos: Pos) -> dict | None:
     return None
 
 
+_GRAPHS: dict[tuple, dict] = {}
+
+
+def _signature(state: CatacombsState) -> tuple:
+    doors = []
+    for key in sorted(state.tiles):
+        tile = state.tiles[key]
+        for f in tile.features:
+            if f["type"] == "door" and not f.get("open"):
+                doors.append((key, f["uid"]))
+            elif f["type"] == "crevice" and f.get("bridged"):
+                doors.append((key, f["uid"], "bridged"))
+    layout = tuple((k, t.tile, t.rotation) for k, t in sorted(state.tiles.items()))
+    return (layout, tuple(doors))
+
+
+def steps_graph(state: CatacombsState) -> dict[Pos, list[tuple[Pos, str | None]]]:
+    """Every floor cell's orthogonal steps (`Board.steps`), cached by the tiles laid."""
+    sig = ("steps", tuple((k, t.tile, t.rotation) for k, t in sorted(state.tiles.items())))
+    graph = _GRAPHS.get(sig)
+    if graph is None:
+        board = state.board
+        graph = {}
+        for key, tile in state.tiles.items():
+            tx, ty = (int(v) for v in key.split(","))
+            for c, r in tile.floor_cells():
+                pos = (tx, ty, c, r)
+                graph[pos] = list(board.steps(pos))
+        _remember(sig, graph)
+    return graph
+
+
+def walk_graph(state: CatacombsState) -> dict[Pos, list[tuple[Pos, str | None]]]:
+    """Steps a hero may take, ignoring monsters: no closed doors, crevices or jump-only traps."""
+    sig = ("walk", *_signature(state))
+    graph = _GRAPHS.get(sig)
+    if graph is None:
+        steps = steps_graph(state)
+        open_cell = {pos: not _static_blocked(state, pos) for pos in steps}
+        graph = {p: [(n, s) for n, s in nexts if open_cell.get(n)] for p, nexts in steps.items()}
+        _remember(sig, graph)
+    return graph
+
+
+def _remember(sig: tuple, graph: dict) -> None:
+    if len(_GRAPHS) > 256:
+        _GRAPHS.clear()
+    _GRAPHS[sig] = graph
+
+
 def monster_at(state: CatacombsState, pos: Pos) -> bool:
     return any(p.alive and p.awake and p.pos == pos for p in state.pieces)
 
@@ -72,6 +122,10 @@ def move_budget(state: CatacombsState, hero: Hero) -> int:
 
 @rule("movement.speed")
 def reachable(state: CatacombsState, hero: Hero) -> dict[Pos, tuple[int, bool]]:
+    return state.memo(("reachable", hero.seat, hero.pos), lambda: _reachable(state, hero))
+
+
+def _reachable(state: CatacombsState, hero: Hero) -> dict[Pos, tuple[int, bool]]:
     """Cells the hero can end one move action on: cost and whether a vertical crevice was passed.
 
     Walls, closed doors, horizontal crevices, jump-only traps and awake monsters block; floor
@@ -81,7 +135,8 @@ def reachable(state: CatacombsState, hero: Hero) -> dict[Pos, tuple[int, bool]]:
     start = hero.pos
     assert start is not None
     budget = move_budget(state, hero)
-    board = state.board
+    graph = walk_graph(state)
+    awake = {p.pos for p in state.pieces if p.alive and p.awake}
     best: dict[Pos, tuple[int, bool]] = {start: (0, False)}
     heap: list[tuple[int, Pos, bool]] = [(0, start, False)]
     first_round = state.round == 1
@@ -91,10 +146,10 @@ def reachable(state: CatacombsState, hero: Hero) -> dict[Pos, tuple[int, bool]]:
             continue
         if pos != start and _stops_here(state, hero, pos, squeezed):
             continue
-        for nxt, side in board.steps(pos):
+        for nxt, side in graph.get(pos, ()):
             if first_round and (nxt[0], nxt[1]) != (start[0], start[1]):
                 continue
-            if _blocked(state, nxt):
+            if nxt in awake:
                 continue
             step = 1
             trap_id = state.tile_of(nxt).trap_at(nxt[2], nxt[3])
@@ -113,6 +168,10 @@ def reachable(state: CatacombsState, hero: Hero) -> dict[Pos, tuple[int, bool]]:
 
 
 def _blocked(state: CatacombsState, pos: Pos) -> bool:
+    return _static_blocked(state, pos) or monster_at(state, pos)
+
+
+def _static_blocked(state: CatacombsState, pos: Pos) -> bool:
     if closed_door(state, pos) is not None or crevice_cell(state, pos) is not None:
         return True
     trap_id = state.tile_of(pos).trap_at(pos[2], pos[3])
@@ -120,7 +179,7 @@ def _blocked(state: CatacombsState, pos: Pos) -> bool:
         trap = state.data.traps.get(trap_id)
         if trap is not None and trap.jumpable:
             return True
-    return monster_at(state, pos)
+    return False
 
 
 def _stops_here(state: CatacombsState, hero: Hero, pos: Pos, squeezed: bool) -> bool:

@@ -103,6 +103,7 @@ class CatacombsState(GameState):
         self.hatch: list[int] = []
         self.artifact_taken = False
         self._front = []
+        self._memo: dict[Any, Any] = {}
 
     # ----- the OpenSpiel interface ------------------------------------------------------------
     @property
@@ -116,6 +117,19 @@ class CatacombsState(GameState):
             if head["t"] == "decide":
                 return int(head["seat"])
         return self.seat
+
+    def legal_actions(self) -> list[Action]:
+        cached = self._memo.get("legal")
+        if cached is None:
+            cached = super().legal_actions()
+            self._memo["legal"] = cached
+        return list(cached)
+
+    def memo(self, key: Any, compute: Any) -> Any:
+        """Per-position cache (cleared whenever an action is applied)."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
 
     def _player_actions(self) -> list[Action]:
         if self.queue and self.queue[0]["t"] == "decide":
@@ -142,6 +156,7 @@ class CatacombsState(GameState):
         ]
 
     def _apply(self, action: Action) -> None:
+        self._memo = {}
         if self.queue and self.queue[0]["t"] in ("roll", "draw", "decide"):
             head = self.queue.pop(0)
             if head["t"] == "draw":
@@ -215,6 +230,7 @@ class CatacombsState(GameState):
                 registry.TASKS["next-phase"](self, {}, None)
                 continue
             hero = self.heroes[self.seat]
+            self._memo = {}
             if hero.active and self.actions_left > 0 and self._player_actions():
                 return
             registry.TASKS["end-turn"](self, {}, None)
@@ -225,6 +241,7 @@ class CatacombsState(GameState):
         if self._front:
             self.queue[0:0] = self._front
             self._front = []
+        self._memo: dict[Any, Any] = {}
 
     # ----- shared helpers for rules modules --------------------------------------------------
     @property

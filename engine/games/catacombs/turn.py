@@ -76,8 +76,25 @@ def new_round(state: CatacombsState, t: dict, _: object) -> None:
         state.log(f"the turn bound of {state.max_rounds} rounds is reached")
         return
     check_end(state)
+    if state.phase != PHASE_OVER and labyrinth_closed(state):
+        state.phase = PHASE_OVER
+        state.ended_by = "labyrinth-closed"
+        state.log("no open edge is left and the artifact is not in play: the expedition fails")
     if state.phase != PHASE_OVER:
         begin_turn(state)
+
+
+@rule("end.labyrinth-closed")
+def labyrinth_closed(state: CatacombsState) -> bool:
+    """Engine assumption: when no tile edge opens onto an empty place, tiles remain and the
+    final tile is not laid, the game cannot be won and ends without a winner."""
+    from engine.games.catacombs.board import parse_slot
+
+    if state.artifact_taken or any(state.data.tiles[t.tile].type == "final"
+                                   for t in state.tiles.values()):
+        return False
+    board = state.board
+    return not any(board.tile_sides_open(parse_slot(key)) for key in state.tiles)
 
 
 @actions_of

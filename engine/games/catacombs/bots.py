@@ -1,0 +1,195 @@
+"""The heuristic bot: it explores, loots, avoids certain death and heads for the artifact."""
+
+from __future__ import annotations
+
+from collections import deque
+
+from engine.core.api import Action
+from engine.core.rng import Rng
+from engine.games.catacombs.board import Pos
+from engine.games.catacombs.exploration import tiles_left
+from engine.games.catacombs.movement import parse_pos, steps_graph
+from engine.games.catacombs.state import CatacombsState, Hero
+
+LOOT_FEATURES = ("cache", "statue", "sarcophagus")
+
+
+class HeuristicBot:
+    """Scores every legal action with simple, readable priorities; ties break by a seeded die."""
+
+    def __init__(self, seed: int):
+        self.rng = Rng(seed)
+
+    def choose(self, state: CatacombsState) -> Action:
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        if state.queue and state.queue[0]["t"] == "decide":
+            return self._decide(state, actions)
+        hero = state.heroes[state.current_player]
+        dist = goal_distances(state, hero)
+        scored = [(self._score(state, hero, a, dist), i) for i, a in enumerate(actions)]
+        best = max(s for s, _ in scored)
+        top = [i for s, i in scored if s == best]
+        return actions[top[self.rng.below(len(top))]]
+
+    # ----- decisions ------------------------------------------------------------------------
+    def _decide(self, state: CatacombsState, actions: list[Action]) -> Action:
+        head = state.queue[0]
+        if head["fn"] == "rotate-tile":
+            return max(actions, key=lambda a: (_open_exits(state, head, a), -a.get("turns")))
+        if head["fn"] == "reward":
+            rewards = state.data.monsters[head["monster"]].rewards
+            return max(actions, key=lambda a: rewards[a.get("option")].value())
+        if head["fn"] == "shop":
+            return _shop_pick(state, head, actions)
+        return actions[0]
+
+    # ----- turn actions ---------------------------------------------------------------------
+    def _score(self, state: CatacombsState, hero: Hero, a: Action, dist: dict[Pos, int]) -> float:
+        kind = a.kind
+        danger = _danger(state, hero)
+        if kind == "leave":
+            return 1000
+        if kind == "pass":
+            return -5
+        if kind in ("banish", "weaken"):
+            return 80
+        if kind == "attack":
+            return 60 if hero.hp > danger else 20
+        if kind == "bargain":
+            return 55 if a.get("how") == "buy-off" else 50
+        if kind == "search":
+            return 70
+        if kind == "statue":
+            return _statue_score(state, hero, a)
+        if kind == "sarcophagus":
+            return 40 if hero.hp > 3 else -10
+        if kind == "door":
+            return {"study": 45, "open": 35, "force": 38}[a.get("how")]
+        if kind == "shelter":
+            return 30 if a.get("how") == "hide" and hero.hp <= danger else (
+                25 if a.get("how") == "leave" else -20)
+        if kind == "befriend":
+            return 10
+        if kind in ("explore", "far-explore"):
+            return 50 if not hero.artifact else -1
+        if kind in ("jump", "swim", "jump-trap", "move"):
+            target = parse_pos(a.get("to"))
+            if kind == "jump" and not _sure_jump(state, hero, a):
+                return -50
+            base = 0.0
+            if a.get("explore") is not None and not hero.artifact:
+                base += 52
+            here = dist.get(hero.pos, 99)
+            there = dist.get(target, 99)
+            base += (here - there) * 3
+            if _threat_at(state, target) >= hero.hp:
+                base -= 100
+            return base
+        return 0
+
+
+def _sure_jump(state: CatacombsState, hero: Hero, a: Action) -> bool:
+    from engine.games.catacombs.crevices import _feature, jump_length, jump_needed
+
+    check = state.data.check("crevice-horizontal", "jump")
+    feature = _feature(state, hero, a.get("crevice"))
+    if feature.get("depth") == "water":
+        return True
+    return jump_length(state, hero, check) >= jump_needed(check, feature)
+
+
+def _statue_score(state: CatacombsState, hero: Hero, a: Action) -> float:
+    how = a.get("how")
+    if how == "study":
+        return 46
+    if how == "mechanism":
+        return 65
+    if how == "move":
+        return 30
+    return 44 if hero.hp > 2 else 10
+
+
+def _shop_pick(state: CatacombsState, head: dict, actions: list[Action]) -> Action:
+    def worth(a: Action) -> tuple:
+        if a.kind == "done":
+            return (0, 0)
+        item = state.data.items[a.get("item")]
+        useful = item.melee * 3 + item.ranged * 2 + 4 * item.far_seeing + sum(item.stats.values())
+        useful += 2 if item.cures else 0
+        return (useful, -item.price)
+
+    best = max(actions, key=worth)
+    return best if worth(best)[0] > 0 else Action.of("done")
+
+
+def _open_exits(state: CatacombsState, head: dict, a: Action) -> int:
+    from engine.games.catacombs.board import neighbour_slot, place
+
+    tile = state.data.tiles[head["tile"]]
+    placed = place(tile, tuple(head["slot"]), a.get("turns"))
+    slot = tuple(head["slot"])
+    return sum(
+        1 for side, cells in placed.exits.items()
+        if cells and state.board.tile_at(neighbour_slot(slot, side)) is None
+    )
+
+
+def _danger(state: CatacombsState, hero: Hero) -> int:
+    return _threat_at(state, hero.pos)
+
+
+def _threat_at(state: CatacombsState, pos: Pos) -> int:
+    """Damage awake monsters on the same tile could deal next round (a rough bound)."""
+    total = 0
+    for piece in state.pieces:
+        if piece.alive and piece.awake and piece.pos[:2] == pos[:2]:
+            m = state.data.monsters[piece.monster]
+            total += max(m.stats.melee, m.stats.ranged, m.stats.poison, m.stats.acid)
+    return total
+
+
+def goal_distances(state: CatacombsState, hero: Hero) -> dict[Pos, int]:
+    """Walking distance from every cell to the hero's current goal (multi-source BFS)."""
+    return state.memo(("goals", hero.seat), lambda: _goal_distances(state, hero))
+
+
+def _goals(state: CatacombsState, hero: Hero) -> list[Pos]:
+    if hero.artifact:
+        return [tuple(state.hatch)]
+    goals: list[Pos] = []
+    for key, tile in state.tiles.items():
+        tx, ty = (int(v) for v in key.split(","))
+        for f in tile.features:
+            if f["type"] == "artifact" and f.get("cell"):
+                return [(tx, ty, f["cell"][0], f["cell"][1])]
+    board = state.board
+    for key, tile in state.tiles.items():
+        tx, ty = (int(v) for v in key.split(","))
+        for f in tile.features:
+            if f["type"] in LOOT_FEATURES and f.get("state", "closed") in ("closed", "sealed"):
+                goals.append((tx, ty, *tile.center()))
+        if tiles_left(state):
+            for side in board.tile_sides_open((tx, ty)):
+                c, r = tile.edge_cell(side, tile.exits[side][0])
+                goals.append((tx, ty, c, r))
+    return goals or [tuple(state.hatch)]
+
+
+def _goal_distances(state: CatacombsState, hero: Hero) -> dict[Pos, int]:
+    """Doors count as passable here: the bot walks up to them and opens them."""
+    graph = steps_graph(state)
+    dist: dict[Pos, int] = {}
+    queue: deque[Pos] = deque()
+    for g in _goals(state, hero):
+        if g not in dist:
+            dist[g] = 0
+            queue.append(g)
+    while queue:
+        pos = queue.popleft()
+        for nxt, _ in graph.get(pos, ()):
+            if nxt not in dist:
+                dist[nxt] = dist[pos] + 1
+                queue.append(nxt)
+    return dist

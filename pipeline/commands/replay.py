@@ -1,0 +1,46 @@
+"""`relic replay FILE`: print a saved game turn by turn."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from pipeline.diagnostics import RelicError, Span, error
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("replay", help="print a saved game (from relic sim --save-replay)")
+    p.add_argument("file", type=Path, help="a replay log")
+    p.add_argument("--actions", action="store_true", help="also print every action taken")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from engine.core.replay import ReplayLog
+
+    try:
+        log = ReplayLog.from_json(args.file.read_text(encoding="utf-8"))
+    except (OSError, ValueError, KeyError) as exc:
+        diag = error("bad-replay", f"cannot read replay: {exc}", Span(str(args.file)))
+        raise RelicError([diag]) from exc
+    out = [f"{log.game}: {log.players} players, seed {log.seed}, "
+           f"bot {log.setup.get('bot')}, turn bound {log.setup.get('max_rounds')}"]
+    turn = None
+    for step in log.steps:
+        if step["turn"] != turn:
+            turn = step["turn"]
+            out.append(f"--- round {turn} ---" if turn else "--- setup ---")
+        if args.actions and step.get("action"):
+            kind, params = step["action"]
+            who = "chance" if step["player"] < 0 else f"seat {step['player']}"
+            inner = ",".join(f"{k}={v}" for k, v in params.items())
+            out.append(f"  [{who}] {kind}({inner})" if inner else f"  [{who}] {kind}")
+        for event in step.get("events", []):
+            out.append(f"  {event.split(': ', 1)[-1]}")
+    result = log.result
+    if result:
+        out.append(f"=== ended by {result.get('ended_by')} after {result.get('rounds')} rounds; "
+                   f"winners {result.get('winners')}")
+    sys.stdout.write("\n".join(out) + "\n")
+    return 0
