@@ -97,7 +97,15 @@ def targets(state: CatacombsState, piece: Piece) -> list[Hero]:
         h
         for h in state.heroes
         if h.active and not h.hidden and h.character not in monster.never_attacks
+        and not immune(state, h, piece.monster)
     ]
+
+
+@rule("characters.immune-to-monster")
+def immune(state: CatacombsState, hero: Hero, monster_id: str) -> bool:
+    """A character whose board makes them immune to a monster is never its target."""
+    ability = state.data.characters[hero.character].ability("immune-to-monster")
+    return ability is not None and monster_id in ability.monsters
 
 
 def _path(state: CatacombsState, piece: Piece, goals: set[Pos]) -> list[Pos] | None:

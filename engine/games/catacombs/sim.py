@@ -70,6 +70,7 @@ def play_state(
                           "events": state.events[:seen], "note": "setup"})
     while not state.is_terminal and steps < MAX_STEPS:
         player = state.current_player
+        turn = state.round
         if state.is_chance_node:
             action = state.sample_chance()
         else:
@@ -80,7 +81,7 @@ def play_state(
         state.apply(action)
         steps += 1
         if keep:
-            log.steps.append({"turn": state.round, "player": player, "action": action.to_json(),
+            log.steps.append({"turn": turn, "player": player, "action": action.to_json(),
                               "events": state.events[seen:]})
         seen = len(state.events)
     heroes = [
