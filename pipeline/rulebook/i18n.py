@@ -109,13 +109,29 @@ AMOUNTS: dict[str, dict[str, str]] = {
 }
 
 
+# Plain words that appear as data values.
+WORDS: dict[str, dict[str, str]] = {
+    "antipathy": {"ru": "антипатия", "en": "antipathy"},
+    "neutral": {"ru": "нейтрально", "en": "neutral"},
+    "sympathy": {"ru": "симпатия", "en": "sympathy"},
+    "head": {"ru": "голова", "en": "head"},
+    "body": {"ru": "тело", "en": "body"},
+    "hands": {"ru": "руки", "en": "hands"},
+    "legs": {"ru": "ноги", "en": "legs"},
+    "blue": {"ru": "синие", "en": "blue"},
+    "red": {"ru": "красные", "en": "red"},
+    "move": {"ru": "движение", "en": "move"},
+    "search": {"ru": "исследование", "en": "search"},
+}
+
+
 def label(key: str, lang: str) -> str:
     return LABELS.get(lang, LABELS["en"]).get(key, key)
 
 
 def word(key: str, lang: str) -> str:
     """A stat or amount name in `lang`, or the key itself with underscores spaced."""
-    for table in (STATS, AMOUNTS):
+    for table in (STATS, AMOUNTS, WORDS):
         if key in table:
             return table[key].get(lang) or table[key]["en"]
     return key.replace("_", " ")

@@ -18,10 +18,10 @@ from pipeline.diagnostics import Diagnostic, Span, error
 from pipeline.rulebook.source import Chapter, Reference, scan
 
 OPEN, CLOSE = "\ue000", "\ue001"
-IX_OPEN, IX_CLOSE = "\ue002", "\ue003"
+IX_OPEN, IX_MID, IX_CLOSE = "\ue002", "\ue004", "\ue003"
 PLACEHOLDER = re.compile(f"{OPEN}(\\d+){CLOSE}")
 BLOCK_PLACEHOLDER = re.compile(f"<p>{OPEN}(\\d+){CLOSE}</p>")
-INDEX_MARK = re.compile(f"{IX_OPEN}(\\d+){IX_CLOSE}")
+INDEX_MARK = re.compile(f"{IX_OPEN}(\\d+){IX_MID}([^{IX_CLOSE}]*){IX_CLOSE}")
 HEADING_ID = re.compile(r"\s*\{#([a-z0-9]+(?:-[a-z0-9]+)*)\}\s*$")
 QUOTES = {"ru": "«»„“", "en": "“”‘’"}
 
@@ -131,11 +131,17 @@ def mark_terms(tokens: Sequence[Token], terms: Sequence[Term], start: int) -> li
                 pos = min((p for p in (_find_word(low, s) for s in term.stems) if p >= 0),
                           default=-1)
                 if pos >= 0:
-                    hits.append((pos, ti))
+                    end = pos + len(re.match(r"[\w-]*", child.content[pos:]).group(0))
+                    hits.append((pos, end, ti))
+            chosen: list[tuple[int, int, int]] = []
+            for pos, end, ti in sorted(hits):
+                if all(end <= a or pos >= b for a, b, _ in chosen):
+                    chosen.append((pos, end, ti))
                     del pending[ti]
-            for pos, ti in sorted(hits, reverse=True):
-                mark = f"{IX_OPEN}{start + len(placed)}{IX_CLOSE}"
-                child.content = child.content[:pos] + mark + child.content[pos:]
+            for pos, end, ti in reversed(chosen):
+                mark = f"{IX_OPEN}{start + len(placed)}{IX_MID}"
+                text = child.content
+                child.content = text[:pos] + mark + text[pos:end] + IX_CLOSE + text[end:]
                 placed.append(ti)
     return placed
 
@@ -162,7 +168,8 @@ def to_html(parsed: ParsedChapter, render_ref: Callable[[int], tuple[Markup, boo
 
     html = BLOCK_PLACEHOLDER.sub(block, html)
     html = PLACEHOLDER.sub(lambda m: str(get(int(m.group(1)))[0]), html)
-    return INDEX_MARK.sub(lambda m: f'<span class="ix" id="ix-{m.group(1)}"></span>', html)
+    return INDEX_MARK.sub(
+        lambda m: f'<span class="ix" id="ix-{m.group(1)}">{m.group(2)}</span>', html)
 
 
 def plain(text: str) -> Markup:

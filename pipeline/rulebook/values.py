@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pipeline.model import Model
-from pipeline.rulebook.i18n import label, localized, word
+from pipeline.rulebook.i18n import WORDS, label, localized, word
 
 # Russian needs three plural forms (1, 2-4, 5+); English two.
 PLURALS: dict[str, dict[str, tuple[str, ...]]] = {
@@ -133,7 +133,7 @@ def fmt(value: Any, model: Model, lang: str) -> str:
     if isinstance(value, int | float):
         return number(value)
     if isinstance(value, str):
-        return entity_name(model, value, lang) or value
+        return entity_name(model, value, lang) or (word(value, lang) if value in WORDS else value)
     text = localized(value, lang, model.pack.source_language)
     if isinstance(text, str):
         return text

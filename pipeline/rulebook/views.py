@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ from pipeline.model import Entity, Model
 from pipeline.rulebook.i18n import label, localized, word
 from pipeline.rulebook.values import alternatives, amounts, fmt, number, roll_range
 
+SCHEMAS = Path(__file__).resolve().parents[2] / "schemas" / "kinds"
 OBSTACLES: dict[str, dict[str, str]] = {
     "door": {"ru": "Дверь", "en": "Door"},
     "locked-door": {"ru": "Запертая дверь", "en": "Locked door"},
@@ -40,12 +42,28 @@ EFFECTS: dict[str, dict[str, str]] = {
 
 
 def name_of(model: Model, e: Entity, lang: str) -> str:
-    return str(localized(e.get("name"), lang, model.pack.source_language) or e.id)
+    text = e.get("name") or e.get("title")
+    return str(localized(text, lang, model.pack.source_language) or e.id)
 
 
 def printed_kinds(model: Model) -> list[str]:
     comps = model.pack.print_profile.get("components", {})
     return sorted(comps) if isinstance(comps, Mapping) else []
+
+
+def physical_kinds(model: Model) -> list[str]:
+    """Kinds with physical components: the printed ones, else every kind that is not standalone
+    (tables, checks, rules and matrices live only in the book)."""
+    printed = printed_kinds(model)
+    if printed:
+        return printed
+    out = []
+    for kind in model.kinds():
+        schema = SCHEMAS / f"{kind}.json"
+        standalone = schema.is_file() and json.loads(schema.read_text()).get("x-standalone")
+        if not standalone:
+            out.append(kind)
+    return out
 
 
 def table_view(model: Model, e: Entity, lang: str) -> dict[str, Any]:
@@ -169,20 +187,19 @@ def character_view(model: Model, e: Entity, lang: str, thumb: Path | None) -> di
 
 
 def components_view(model: Model, lang: str, kinds: list[str] | None) -> list[dict[str, Any]]:
-    """Name and copies of every printed component (or of the given kinds)."""
-    chosen = kinds if kinds is not None else printed_kinds(model) or model.kinds()
-    rows = []
+    """Per kind: its total and every distinct component name with its copies."""
+    chosen = kinds if kinds is not None else physical_kinds(model)
+    groups = []
     for kind in chosen:
         counts: dict[str, int] = {}
         for e in model.of_kind(kind):
             name = name_of(model, e, lang)
             counts[name] = counts.get(name, 0) + e.count
-        if kinds is None or len(kinds) > 1:
-            rows.append({"group": KINDS.get(kind, {}).get(lang, kind),
-                         "count": number(sum(counts.values()))})
-        for name in sorted(counts, key=lambda n: n.lower()):
-            rows.append({"name": name, "count": number(counts[name]), "kind": kind})
-    return rows
+        items = [{"name": n, "count": number(counts[n])}
+                 for n in sorted(counts, key=lambda n: n.lower())]
+        groups.append({"group": KINDS.get(kind, {}).get(lang, kind),
+                       "count": number(sum(counts.values())), "parts": items})
+    return groups
 
 
 def thumb(model: Model, entity_id: str, lang: str, path: Path) -> dict[str, str]:
