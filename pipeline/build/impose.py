@@ -43,27 +43,54 @@ def _num(v: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
-class Importer:
-    """Copies objects from cached face PDFs into one writer, sharing identical objects."""
+class Sources:
+    """The cached face PDFs of one build, read once and shared by every output file."""
 
-    def __init__(self, writer: PdfWriter):
-        self.writer = writer
+    def __init__(self) -> None:
         self.readers: dict[str, PdfReader] = {}
-        self.by_digest: dict[bytes, IndirectObject] = {}
         self.digests: dict[tuple[int, int, int], bytes] = {}
-        self.names: dict[int, str] = {}
+        self.forms: dict[tuple[str, int], tuple[bytes, tuple[float, ...], PdfObject]] = {}
 
     def reader(self, path: str) -> PdfReader:
         if path not in self.readers:
             self.readers[path] = PdfReader(path)
         return self.readers[path]
 
+    def form(self, rendered: Rendered) -> tuple[bytes, tuple[float, ...], PdfObject]:
+        """A face page's compressed content, its box and its (reader-side) resources."""
+        key = (rendered.pdf, rendered.page)
+        if key not in self.forms:
+            page = self.reader(rendered.pdf).pages[rendered.page]
+            box = page.mediabox
+            stream = DecodedStreamObject()
+            stream.set_data(page.get_contents().get_data())
+            data = stream.flate_encode(level=6)._data
+            bbox = tuple(float(v) for v in (box.left, box.bottom, box.right, box.top))
+            self.forms[key] = (data, bbox, page["/Resources"])
+        return self.forms[key]
+
+
+class Importer:
+    """Copies objects from cached face PDFs into one writer, sharing identical objects."""
+
+    def __init__(self, writer: PdfWriter, sources: Sources | None = None):
+        self.writer = writer
+        self.sources = sources or Sources()
+        self.by_digest: dict[bytes, IndirectObject] = {}
+        self.names: dict[int, str] = {}
+        self.own_digests: dict[tuple[int, int], bytes] = {}
+
     def digest(self, obj: PdfObject) -> bytes:
         if isinstance(obj, IndirectObject):
-            key = (id(obj.pdf), obj.idnum, obj.generation)
-            if key not in self.digests:
-                self.digests[key] = self.digest(obj.get_object())
-            return self.digests[key]
+            if obj.pdf is self.writer:  # objects this writer made: memo dies with the writer
+                own = (obj.idnum, obj.generation)
+                if own not in self.own_digests:
+                    self.own_digests[own] = self.digest(obj.get_object())
+                return self.own_digests[own]
+            key = (id(obj.pdf), obj.idnum, obj.generation)  # readers live as long as sources
+            if key not in self.sources.digests:
+                self.sources.digests[key] = self.digest(obj.get_object())
+            return self.sources.digests[key]
         h = hashlib.sha256(type(obj).__name__.encode())
         if isinstance(obj, StreamObject):
             h.update(self._dict_digest(obj) + hashlib.sha256(obj._data).digest())
@@ -122,17 +149,15 @@ class Importer:
 
     def form(self, rendered: Rendered) -> tuple[IndirectObject, float, float]:
         """The face page as a form XObject, and its size in points."""
-        page = self.reader(rendered.pdf).pages[rendered.page]
-        box = page.mediabox
-        stream = DecodedStreamObject()
-        stream.set_data(page.get_contents().get_data())
-        form = stream.flate_encode(level=9)
+        data, bbox, resources = self.sources.form(rendered)
+        form = EncodedStreamObject()
+        form._data = data
+        form[NameObject("/Filter")] = NameObject("/FlateDecode")
         form[NameObject("/Type")] = NameObject("/XObject")
         form[NameObject("/Subtype")] = NameObject("/Form")
-        form[NameObject("/BBox")] = ArrayObject(FloatObject(v) for v in
-                                                (box.left, box.bottom, box.right, box.top))
-        form[NameObject("/Resources")] = self.copy(page["/Resources"])
-        return self.add(form), float(box.width), float(box.height)
+        form[NameObject("/BBox")] = ArrayObject(FloatObject(v) for v in bbox)
+        form[NameObject("/Resources")] = self.copy(resources)
+        return self.add(form), bbox[2] - bbox[0], bbox[3] - bbox[1]
 
     def name(self, ref: IndirectObject) -> str:
         """A stable resource name for an added object (first use order)."""
@@ -175,10 +200,10 @@ def _writer(doc_id: str, title: str) -> PdfWriter:
 
 
 def write_sheets(layout: Layout, rendered: Mapping[str, Rendered], title: str,
-                 doc_id: str, target) -> None:
+                 doc_id: str, target, sources: Sources | None = None) -> None:
     """The home print-and-play PDF for one format."""
     writer = _writer(doc_id, title)
-    importer = Importer(writer)
+    importer = Importer(writer, sources)
     sw, sh = mm_to_pt(layout.sheet.width), mm_to_pt(layout.sheet.height)
     for sheet_page in layout.pages:
         ops, xobjects = [], {}
@@ -198,10 +223,11 @@ def write_sheets(layout: Layout, rendered: Mapping[str, Rendered], title: str,
 
 
 def write_shop(items: list[tuple[str, str | None]], fmt: Format,
-               rendered: Mapping[str, Rendered], title: str, doc_id: str, target) -> None:
+               rendered: Mapping[str, Rendered], title: str, doc_id: str, target,
+               sources: Sources | None = None) -> None:
     """One component face per page: MediaBox = BleedBox = trim + bleed, TrimBox = trim."""
     writer = _writer(doc_id, title)
-    importer = Importer(writer)
+    importer = Importer(writer, sources)
     bw, bh = mm_to_pt(fmt.bleed_width), mm_to_pt(fmt.bleed_height)
     b = mm_to_pt(fmt.bleed)
     for front, back in items:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pipeline.build.components import Components
 from pipeline.build.formats import Profile
-from pipeline.build.impose import write_sheets, write_shop
+from pipeline.build.impose import Sources, write_sheets, write_shop
 from pipeline.build.layout import Layout, SheetPage
 from pipeline.build.outputs import atomic_file, link_or_copy, staging_for, swap_in, write_manifest
 from pipeline.build.progress import Progress
@@ -39,6 +39,7 @@ def write_all(model: Model, profile: Profile, lang: str, components: Components,
     steps = len(layouts) * 3 + (len(components.items) if options.png else 0)
     progress.start(f"{lang}: writing files", steps)
     files_of: dict[str, list[str]] = {}
+    sources = Sources()
     for fmt, lay in sorted(layouts.items()):
         has_backs = any(p.side == "back" for p in lay.pages)
         if not has_backs:
@@ -53,14 +54,14 @@ def write_all(model: Model, profile: Profile, lang: str, components: Components,
             label = f"{title} — {fmt}{' (' + suffix[1:] + ')' if suffix else ''}"
             with atomic_file(staging / name) as handle:
                 write_sheets(_with_pages(lay, pages), rendered, label,
-                             _id(model.pack.id, lang, name), handle)
+                             _id(model.pack.id, lang, name), handle, sources)
             files_of.setdefault(fmt, []).append(name)
             progress.advance()
         name = f"shop/{fmt}.pdf"
         items = [(c.front, c.back) for c in components.of_format(fmt)]
         with atomic_file(staging / name) as handle:
             write_shop(items, profile.formats[fmt], rendered, f"{title} — {fmt}",
-                       _id(model.pack.id, lang, name), handle)
+                       _id(model.pack.id, lang, name), handle, sources)
         files_of[fmt].append(name)
         progress.advance()
     if options.png:

@@ -1,0 +1,130 @@
+"""Safety: nothing outside the project is fetched; templates escape; outputs are atomic."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from pipeline.build import BuildOptions, build
+from pipeline.build.fetcher import SafeFetcher
+from pipeline.build.render import ASSETS, TEMPLATES
+from pipeline.cli import main
+from pipeline.stages import load_model
+from tests.build.conftest import FIXTURE, copy_pack
+
+ROOT = Path(__file__).resolve().parents[2]
+POSTER_SCHEMA = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "relic://schemas/kinds/poster.json",
+    "description": "A test kind with an image field.",
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["id", "kind", "image"],
+    "properties": {
+        "id": {"$ref": "../defs.json#/definitions/id", "description": "Id."},
+        "kind": {"const": "poster", "description": "Kind."},
+        "image": {"type": "string", "description": "An image path (deliberately unchecked)."},
+    },
+}
+BAD = ["../../etc/passwd", "file:///etc/passwd", "http://example.invalid/x.png"]
+
+
+def _poster_pack(tmp_path: Path) -> Path:
+    pack = copy_pack(tmp_path)
+    kinds = pack / "schemas" / "kinds"
+    kinds.mkdir(parents=True)
+    (kinds / "poster.json").write_text(json.dumps(POSTER_SCHEMA))
+    lines = [f"- id: poster-{i}\n  kind: poster\n  image: '{url}'\n" for i, url in enumerate(BAD)]
+    (pack / "posters.yaml").write_text("\n".join(lines))
+    return pack
+
+
+def test_images_outside_the_project_fail_check_and_build(tmp_path: Path, capsys,
+                                                         monkeypatch) -> None:
+    pack = _poster_pack(tmp_path)
+    fetched: list[str] = []
+    monkeypatch.setattr("urllib.request.OpenerDirector.open",
+                        lambda self, *a, **k: fetched.append(a) or None)
+    assert main(["check", str(pack)]) == 1
+    out = capsys.readouterr().out
+    assert out.count("error[unsafe-asset]") == len(BAD)
+    for i in range(len(BAD)):
+        assert f"poster-{i}" in out
+    code = main(["build", "--pack", "mini", "--content", str(pack.parent), "--out",
+                 str(tmp_path / "out"), "--cache", str(tmp_path / "cache"), "--quiet"])
+    assert code == 1
+    assert capsys.readouterr().err.count("error[unsafe-asset]") == len(BAD)
+    assert not (tmp_path / "out").exists() and fetched == []
+
+
+@pytest.mark.parametrize("url", [
+    "file:///etc/passwd", "http://example.invalid/a.svg", "https://example.invalid/a.svg",
+    "ftp://example.invalid/a.svg", "data:image/svg+xml,<svg/>",
+    (ASSETS / "icons" / ".." / ".." / "pyproject.toml").as_uri(),
+    (ASSETS / "icons" / "skull.svg").as_uri().replace("/work", "/work/../work/../etc"),
+])
+def test_fetcher_refuses_everything_outside_the_asset_folders(url: str) -> None:
+    fetcher = SafeFetcher((ASSETS, TEMPLATES))
+    with pytest.raises(ValueError):
+        fetcher.fetch(url)
+    assert fetcher.refused == [url]
+
+
+def test_fetcher_serves_project_icons() -> None:
+    fetcher = SafeFetcher((ASSETS, TEMPLATES))
+    response = fetcher.fetch((ASSETS / "icons" / "skull.svg").as_uri())
+    assert response.read().startswith(b"<svg")
+    assert fetcher.refused == []
+
+
+def test_markup_in_content_text_is_escaped(tmp_path: Path) -> None:
+    pack = copy_pack(tmp_path)
+    cards = pack / "cards.yaml"
+    evil = '<img src="file:///etc/passwd"> <b>bold</b>'
+    cards.write_text(cards.read_text(encoding="utf-8").replace(
+        "Факелы гаснут. Брось :d6:.", evil.replace('"', '\\"')), encoding="utf-8")
+    options = BuildOptions(out_root=tmp_path / "out", cache_dir=tmp_path / "cache",
+                           langs=("ru",), png=False, workers=1)
+    build(load_model(pack), options)
+    text = "".join(p.extract_text() for p in
+                   PdfReader(tmp_path / "out" / "ru" / "shop" / "poker.pdf").pages)
+    assert '<img src="file:///etc/passwd">' in text and "<b>bold</b>" in text
+
+
+def _hashes(folder: Path) -> dict[str, str]:
+    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_two_builds_are_byte_identical(built: Path, mini_model, tmp_path: Path) -> None:
+    build(mini_model, BuildOptions(out_root=tmp_path / "again", cache_dir=tmp_path / "cache",
+                                   workers=1))
+    assert _hashes(tmp_path / "again") == _hashes(built)
+
+
+def test_killing_a_build_leaves_the_previous_outputs_intact(built: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    subprocess.run(["cp", "-r", str(built), str(out)], check=True)
+    before = _hashes(out)
+    cmd = [sys.executable, "-m", "pipeline.cli", "build", "--pack", "mini", "--content",
+           str(FIXTURE.parent), "--out", str(out), "--cache", str(tmp_path / "cold-cache"),
+           "--quiet", "--jobs", "1", "--proof"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, start_new_session=True)
+    deadline = time.monotonic() + 60
+    # wait until the build is really under way: faces are being written to its cache
+    while time.monotonic() < deadline and not list((tmp_path / "cold-cache").rglob("*.pdf")):
+        time.sleep(0.05)
+    assert proc.poll() is None, "the build finished before it could be killed"
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert _hashes(out) == before
+    assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".")) == ["en", "ru"]
