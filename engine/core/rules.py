@@ -26,15 +26,20 @@ class RuleRef:
 _REGISTRY: dict[str, list[RuleRef]] = {}
 
 
-def rule(trace_id: str, status: str = IMPLEMENTED, note: str = "") -> Callable[[F], F]:
-    """Mark a function as (part of) the implementation of the trace entry `trace_id`."""
+def rule(*trace_ids: str, status: str = IMPLEMENTED, note: str = "") -> Callable[[F], F]:
+    """Mark a function as (part of) the implementation of the trace entries `trace_ids`."""
     if status not in (IMPLEMENTED, PARTIAL):
         raise ValueError(f"unknown rule status {status!r}")
+    if not trace_ids:
+        raise ValueError("a rule names at least one trace entry")
 
     def mark(fn: F) -> F:
-        ref = RuleRef(trace_id, f"{fn.__module__}.{fn.__qualname__}", status, note)
-        _REGISTRY.setdefault(trace_id, []).append(ref)
-        fn.__rule__ = ref  # type: ignore[attr-defined]
+        refs = []
+        for trace_id in trace_ids:
+            ref = RuleRef(trace_id, f"{fn.__module__}.{fn.__qualname__}", status, note)
+            _REGISTRY.setdefault(trace_id, []).append(ref)
+            refs.append(ref)
+        fn.__rules__ = tuple(refs)  # type: ignore[attr-defined]
         return fn
 
     return mark

@@ -54,9 +54,7 @@ def parallel_map(
             initializer(*initargs)
         return [fn(x) for x in items]
     chunk = max(1, len(items) // (jobs * 8))
-    with ProcessPoolExecutor(
-        max_workers=jobs, initializer=initializer, initargs=initargs
-    ) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, initializer=initializer, initargs=initargs) as pool:
         return list(pool.map(fn, items, chunksize=chunk))
 
 

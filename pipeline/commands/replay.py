@@ -24,8 +24,10 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, ValueError, KeyError) as exc:
         diag = error("bad-replay", f"cannot read replay: {exc}", Span(str(args.file)))
         raise RelicError([diag]) from exc
-    out = [f"{log.game}: {log.players} players, seed {log.seed}, "
-           f"bot {log.setup.get('bot')}, turn bound {log.setup.get('max_rounds')}"]
+    out = [
+        f"{log.game}: {log.players} players, seed {log.seed}, "
+        f"bot {log.setup.get('bot')}, turn bound {log.setup.get('max_rounds')}"
+    ]
     turn = None
     for step in log.steps:
         if step["turn"] != turn:
@@ -40,7 +42,9 @@ def run(args: argparse.Namespace) -> int:
             out.append(f"  {event.split(': ', 1)[-1]}")
     result = log.result
     if result:
-        out.append(f"=== ended by {result.get('ended_by')} after {result.get('rounds')} rounds; "
-                   f"winners {result.get('winners')}")
+        out.append(
+            f"=== ended by {result.get('ended_by')} after {result.get('rounds')} rounds; "
+            f"winners {result.get('winners')}"
+        )
     sys.stdout.write("\n".join(out) + "\n")
     return 0

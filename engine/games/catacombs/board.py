@@ -78,8 +78,10 @@ class Placed:
         if self.floor(c, r):
             return (c, r)
         cells = sorted(
-            (abs(x - c) + abs(y - r), x, y) for y in range(self.rows) for x in range(self.cols)
-             if self.floor(x, y)
+            (abs(x - c) + abs(y - r), x, y)
+            for y in range(self.rows)
+            for x in range(self.cols)
+            if self.floor(x, y)
         )
         return (cells[0][1], cells[0][2])
 
@@ -184,9 +186,7 @@ class Board:
 
     def tile_sides_open(self, slot: Slot) -> list[str]:
         here = self.tiles[slot_key(slot)]
-        return [
-            s for s in SIDES if here.exits[s] and self.tile_at(neighbour_slot(slot, s)) is None
-        ]
+        return [s for s in SIDES if here.exits[s] and self.tile_at(neighbour_slot(slot, s)) is None]
 
     def adjacent_slots(self, slot: Slot) -> list[Slot]:
         return [neighbour_slot(slot, s) for s in SIDES if self.tile_at(neighbour_slot(slot, s))]

@@ -68,8 +68,11 @@ class HeuristicBot:
         if kind == "door":
             return {"study": 45, "open": 35, "force": 38}[a.get("how")]
         if kind == "shelter":
-            return 30 if a.get("how") == "hide" and hero.hp <= danger else (
-                25 if a.get("how") == "leave" else -20)
+            return (
+                30
+                if a.get("how") == "hide" and hero.hp <= danger
+                else (25 if a.get("how") == "leave" else -20)
+            )
         if kind == "befriend":
             return 10
         if kind in ("explore", "far-explore"):
@@ -131,7 +134,8 @@ def _open_exits(state: CatacombsState, head: dict, a: Action) -> int:
     placed = place(tile, tuple(head["slot"]), a.get("turns"))
     slot = tuple(head["slot"])
     return sum(
-        1 for side, cells in placed.exits.items()
+        1
+        for side, cells in placed.exits.items()
         if cells and state.board.tile_at(neighbour_slot(slot, side)) is None
     )
 

@@ -4,7 +4,7 @@ the demon, buying off and hiring bandits, rewards."""
 from __future__ import annotations
 
 from engine.core.api import Action
-from engine.core.rules import rule
+from engine.core.rules import PARTIAL, rule
 from engine.games.catacombs.checks_util import may_try, passes
 from engine.games.catacombs.monsters import _adjacent_tile, _near, kill_piece
 from engine.games.catacombs.registry import actions_of, handles, options, task
@@ -25,8 +25,11 @@ def weapons(state: CatacombsState, hero: Hero) -> tuple[int, int]:
 def _venomous_check(state: CatacombsState, piece: Piece, ranged: bool, armed: bool):
     monster = state.data.monsters[piece.monster]
     wanted = "attack-ranged" if ranged else "attack-melee"
-    found = [state.data.checks[c] for c in monster.checks if c in state.data.checks
-             and state.data.checks[c].action == wanted]
+    found = [
+        state.data.checks[c]
+        for c in monster.checks
+        if c in state.data.checks and state.data.checks[c].action == wanted
+    ]
     if not found:
         return None
     if len(found) == 1:
@@ -98,7 +101,7 @@ def _target(state: CatacombsState, uid: int) -> Piece:
 
 
 @handles("attack")
-@rule("combat.hero-attack")
+@rule("setup.strength", "engine.hero-attack")
 def do_attack(state: CatacombsState, hero: Hero, action: Action) -> int:
     """Engine assumption: a hero's blow always lands for strength + the best weapon's melee
     bonus (a shot: the best ranged damage); venomous creatures need the check's roll."""
@@ -107,8 +110,14 @@ def do_attack(state: CatacombsState, hero: Hero, action: Action) -> int:
     melee_bonus, ranged_damage = weapons(state, hero)
     check = _venomous_check(state, piece, ranged, armed=melee_bonus > 0)
     if check is not None and check.dice is not None:
-        state.push("roll", "attack-roll", dice=str(check.dice), seat=hero.seat,
-                   target=piece.uid, check=check.id)
+        state.push(
+            "roll",
+            "attack-roll",
+            dice=str(check.dice),
+            seat=hero.seat,
+            target=piece.uid,
+            check=check.id,
+        )
         return 1
     damage = ranged_damage if ranged else state.stat(hero, "strength") + melee_bonus
     piece.hp = (piece.hp or 0) - damage
@@ -131,7 +140,7 @@ def attack_roll(state: CatacombsState, t: dict, value: int) -> None:
 
 
 @handles("banish")
-@rule("combat.banish-ghost")
+@rule("ghost.banish", "ghost.kill")
 def do_banish(state: CatacombsState, hero: Hero, action: Action) -> int:
     """A secret knowledge or a weakening spell destroys a ghost on this or the next tile."""
     _spend_magic(state, hero)
@@ -140,7 +149,7 @@ def do_banish(state: CatacombsState, hero: Hero, action: Action) -> int:
 
 
 @handles("weaken")
-@rule("combat.weaken-demon")
+@rule("demon.shield")
 def do_weaken(state: CatacombsState, hero: Hero, action: Action) -> int:
     """A secret knowledge or a weakening spell breaks the demon's shield."""
     _spend_magic(state, hero)
@@ -158,7 +167,12 @@ def _spend_magic(state: CatacombsState, hero: Hero) -> None:
 
 
 @handles("bargain")
-@rule("combat.bandit-bargain", note="a hired bandit leaves; no mercenary card is drawn")
+@rule(
+    "bandit.buy-off",
+    "bandit.hire",
+    status=PARTIAL,
+    note="a hired bandit leaves; no mercenary card is drawn",
+)
 def do_bargain(state: CatacombsState, hero: Hero, action: Action) -> int:
     """Communication 4+ buys a bandit off with treasures; 5+ hires it."""
     piece = _target(state, action.get("target"))
@@ -176,7 +190,14 @@ def reward_options(state: CatacombsState, t: dict) -> list[Action]:
 
 
 @task("reward")
-@rule("monsters.rewards")
+@rule(
+    "zombie.rewards",
+    "venomous.rewards",
+    "bandit.rewards",
+    "ghost.rewards",
+    "demon.rewards",
+    "scarab.rewards",
+)
 def reward(state: CatacombsState, t: dict, action: Action) -> None:
     """The slayer chooses one of the monster's reward bundles."""
     hero = state.heroes[t["seat"]]

@@ -13,14 +13,31 @@ from typing import Any
 from engine.core.api import EngineError
 from engine.games.catacombs.data import PLAYER_COUNTS, SIDES, Catacombs, Table, Threshold
 
-IMPLEMENTED_ABILITIES = frozenset({
-    "far-seeing", "steal-banknotes-at-station", "pass-vertical-crevice-free", "extra-action",
-    "immune-to-monster",
-})
-IMPLEMENTED_ICONS = frozenset({
-    "monster", "cache", "looted", "trap", "stash", "crevice", "shelter", "statue", "door",
-    "sarcophagus", "artifact", "ceiling-hatch",
-})
+IMPLEMENTED_ABILITIES = frozenset(
+    {
+        "far-seeing",
+        "steal-banknotes-at-station",
+        "pass-vertical-crevice-free",
+        "extra-action",
+        "immune-to-monster",
+    }
+)
+IMPLEMENTED_ICONS = frozenset(
+    {
+        "monster",
+        "cache",
+        "looted",
+        "trap",
+        "stash",
+        "crevice",
+        "shelter",
+        "statue",
+        "door",
+        "sarcophagus",
+        "artifact",
+        "ceiling-hatch",
+    }
+)
 SMOKE_ROUNDS = 30
 
 
@@ -41,8 +58,11 @@ def table_bonuses(data: Catacombs, table: Table) -> set[int]:
     """Every bonus the content can add to this table's roll (cache tokens, sarcophagi)."""
     bonuses = {0}
     if table.bonus:
-        bonuses = {int(t.hidden.get("bonus", 0)) for t in data.tokens.values()
-                   if t.type == "cache" and t.table == table.id} or {0}
+        bonuses = {
+            int(t.hidden.get("bonus", 0))
+            for t in data.tokens.values()
+            if t.type == "cache" and t.table == table.id
+        } or {0}
         for other in data.tables.values():
             if any(r.table == table.id for r in other.rows):
                 bonuses.add(max(0, table.range.low - table.dice.low))
@@ -69,24 +89,31 @@ def check_tables(data: Catacombs) -> list[Finding]:
         totals = achievable_totals(data, table)
         uncovered = sorted(t for t in totals if table.row_for(t) is None)
         if uncovered:
-            out.append(Finding(
-                "table-uncovered-total",
-                f"table {table.id}: the totals {uncovered} can be rolled "
-                f"({table.dice} + bonuses {sorted(table_bonuses(data, table))} + modifiers "
-                f"{sorted(table_adds(table))}) but no row covers them",
-                table.id, "rows",
-            ))
+            out.append(
+                Finding(
+                    "table-uncovered-total",
+                    f"table {table.id}: the totals {uncovered} can be rolled "
+                    f"({table.dice} + bonuses {sorted(table_bonuses(data, table))} + modifiers "
+                    f"{sorted(table_adds(table))}) but no row covers them",
+                    table.id,
+                    "rows",
+                )
+            )
         jackpot = table.modifier("jackpot") is not None
         for i, row in enumerate(table.rows):
             if any(t in row.roll for t in totals):
                 continue
             if jackpot and i == len(table.rows) - 1:
                 continue
-            out.append(Finding(
-                "table-unreachable-row",
-                f"table {table.id}: row {row.roll} can never be rolled (totals {sorted(totals)})",
-                table.id, f"rows.{i}.roll",
-            ))
+            out.append(
+                Finding(
+                    "table-unreachable-row",
+                    f"table {table.id}: row {row.roll} can never be rolled "
+                    f"(totals {sorted(totals)})",
+                    table.id,
+                    f"rows.{i}.roll",
+                )
+            )
     return out
 
 
@@ -114,24 +141,31 @@ def check_thresholds(data: Catacombs) -> list[Finding]:
             values = [c.stats.get(t.stat, 0) for c in characters]
         if not any(t.met(v) for v in values):
             bound = f"{t.min}+" if t.max is None else f"{t.min}-{t.max}"
-            out.append(Finding(
-                "threshold-unreachable",
-                f"no character meets {t.stat} {bound} (the characters have "
-                f"{sorted(set(values))})",
-                t.src.entity, f"{t.src.path}.min" if t.min is not None else t.src.path,
-                hint="lower the threshold or raise a character's stat",
-            ))
+            out.append(
+                Finding(
+                    "threshold-unreachable",
+                    f"no character meets {t.stat} {bound} (the characters have "
+                    f"{sorted(set(values))})",
+                    t.src.entity,
+                    f"{t.src.path}.min" if t.min is not None else t.src.path,
+                    hint="lower the threshold or raise a character's stat",
+                )
+            )
     for table in data.tables.values():
         for mod in table.modifiers:
             values = [c.stats.get(mod.stat, 0) for c in characters]
             for step in mod.steps:
                 if not any(v >= step.min for v in values):
-                    out.append(Finding(
-                        "threshold-unreachable",
-                        f"table {table.id}: no character has {mod.stat} {step.min}+ for "
-                        f"modifier {mod.id}",
-                        step.src.entity, f"{step.src.path}.min", severity="warning",
-                    ))
+                    out.append(
+                        Finding(
+                            "threshold-unreachable",
+                            f"table {table.id}: no character has {mod.stat} {step.min}+ for "
+                            f"modifier {mod.id}",
+                            step.src.entity,
+                            f"{step.src.path}.min",
+                            severity="warning",
+                        )
+                    )
     return out
 
 
@@ -142,39 +176,64 @@ def check_counts(data: Catacombs, max_players: int = 8) -> list[Finding]:
     out = []
     counts = [n for n in PLAYER_COUNTS if n <= max_players]
     if len(data.characters) < max_players:
-        out.append(Finding("too-few-characters",
-                           f"{len(data.characters)} characters for up to {max_players} players",
-                           sorted(data.characters)[0] if data.characters else None))
+        out.append(
+            Finding(
+                "too-few-characters",
+                f"{len(data.characters)} characters for up to {max_players} players",
+                sorted(data.characters)[0] if data.characters else None,
+            )
+        )
     for m in sorted(data.monsters.values(), key=lambda m: m.id):
         for span, n in m.by_players:
             if n > m.kit:
-                out.append(Finding(
-                    "count-over-kit",
-                    f"monster {m.id}: {n} copies for {span} players but only {m.kit} in the kit",
-                    m.id, f"by_players.{span}",
-                ))
+                out.append(
+                    Finding(
+                        "count-over-kit",
+                        f"monster {m.id}: {n} copies for {span} players "
+                        f"but only {m.kit} in the kit",
+                        m.id,
+                        f"by_players.{span}",
+                    )
+                )
         for players in counts:
-            if players >= m.min_players and m.by_players and not any(
-                players in span for span, _ in m.by_players
+            if (
+                players >= m.min_players
+                and m.by_players
+                and not any(players in span for span, _ in m.by_players)
             ):
-                out.append(Finding(
-                    "count-missing",
-                    f"monster {m.id}: no count for {players} players",
-                    m.id, "by_players",
-                ))
+                out.append(
+                    Finding(
+                        "count-missing",
+                        f"monster {m.id}: no count for {players} players",
+                        m.id,
+                        "by_players",
+                    )
+                )
         if m.species and sum(k for _, k in m.species) != m.kit:
-            out.append(Finding(
-                "species-kit-mismatch",
-                f"monster {m.id}: its species add up to {sum(k for _, k in m.species)}, "
-                f"the kit says {m.kit}", m.id, "kit",
-            ))
+            out.append(
+                Finding(
+                    "species-kit-mismatch",
+                    f"monster {m.id}: its species add up to {sum(k for _, k in m.species)}, "
+                    f"the kit says {m.kit}",
+                    m.id,
+                    "kit",
+                )
+            )
         if m.stats.health is None and m.health_by_players:
             for players in counts:
-                if players >= m.min_players and m.count_for(players) and \
-                        m.health_for(players) is None:
-                    out.append(Finding("health-missing",
-                                       f"monster {m.id}: no health for {players} players",
-                                       m.id, "health_by_players"))
+                if (
+                    players >= m.min_players
+                    and m.count_for(players)
+                    and m.health_for(players) is None
+                ):
+                    out.append(
+                        Finding(
+                            "health-missing",
+                            f"monster {m.id}: no health for {players} players",
+                            m.id,
+                            "health_by_players",
+                        )
+                    )
     return out
 
 
@@ -182,24 +241,35 @@ def check_decks(data: Catacombs, max_players: int = 8) -> list[Finding]:
     out = []
     shop = data.rule_with("common_per_character")
     if shop is not None:
-        for key, deck_type in (("common_per_character", "common-item"),
-                               ("magic_per_character", "magic-item")):
+        for key, deck_type in (
+            ("common_per_character", "common-item"),
+            ("magic_per_character", "magic-item"),
+        ):
             per = int(shop.raw.get(key, 0))
             deck = data.deck_of_type(deck_type)
             size = sum(data.copies(c) for c in data.cards_in(deck.id)) if deck else 0
             if per * max_players > size:
-                out.append(Finding(
-                    "deck-too-small",
-                    f"the shop lays out {per} {deck_type} cards per character "
-                    f"({per * max_players} for {max_players}) but the deck holds {size}",
-                    shop.id, key,
-                ))
+                out.append(
+                    Finding(
+                        "deck-too-small",
+                        f"the shop lays out {per} {deck_type} cards per character "
+                        f"({per * max_players} for {max_players}) but the deck holds {size}",
+                        shop.id,
+                        key,
+                    )
+                )
     labyrinth = sum(t.count for t in data.tiles.values() if t.type == "labyrinth")
     finals = sum(t.count for t in data.tiles.values() if t.type == "final")
     if labyrinth < 1 or finals != 1:
         first = sorted(data.tiles)[0] if data.tiles else None
-        out.append(Finding("tile-pile", f"the tile pile needs labyrinth tiles and exactly one "
-                           f"final tile (has {labyrinth} and {finals})", first))
+        out.append(
+            Finding(
+                "tile-pile",
+                f"the tile pile needs labyrinth tiles and exactly one "
+                f"final tile (has {labyrinth} and {finals})",
+                first,
+            )
+        )
     return out
 
 
@@ -213,12 +283,21 @@ def check_tiles(data: Catacombs) -> list[Finding]:
         exits = []
         for side in SIDES:
             for i in tile.exits.get(side, ()):
-                cell = {"north": (i, 0), "south": (i, tile.rows - 1), "west": (0, i),
-                        "east": (tile.cols - 1, i)}[side]
+                cell = {
+                    "north": (i, 0),
+                    "south": (i, tile.rows - 1),
+                    "west": (0, i),
+                    "east": (tile.cols - 1, i),
+                }[side]
                 if not tile.floor(*cell):
-                    out.append(Finding("tile-exit-on-rock",
-                                       f"tile {tile.id}: the {side} exit {i} is rock",
-                                       tile.id, f"exits.{side}"))
+                    out.append(
+                        Finding(
+                            "tile-exit-on-rock",
+                            f"tile {tile.id}: the {side} exit {i} is rock",
+                            tile.id,
+                            f"exits.{side}",
+                        )
+                    )
                 else:
                     exits.append(cell)
         if len(exits) < 2:
@@ -226,12 +305,17 @@ def check_tiles(data: Catacombs) -> list[Finding]:
         seen = _flood(tile, exits[0])
         cut = [e for e in exits if e not in seen]
         if cut:
-            out.append(Finding(
-                "tile-disconnected",
-                f"tile {tile.id}: the exit cells {cut} cannot be reached from {exits[0]} "
-                f"over floor cells", tile.id, "layout", severity="warning",
-                hint="open the layout so every exit joins the others",
-            ))
+            out.append(
+                Finding(
+                    "tile-disconnected",
+                    f"tile {tile.id}: the exit cells {cut} cannot be reached from {exits[0]} "
+                    f"over floor cells",
+                    tile.id,
+                    "layout",
+                    severity="warning",
+                    hint="open the layout so every exit joins the others",
+                )
+            )
     return out
 
 
@@ -256,20 +340,28 @@ def check_effects(data: Catacombs) -> list[Finding]:
     for ch in sorted(data.characters.values(), key=lambda c: c.id):
         for i, ability in enumerate(ch.abilities):
             if ability.effect and ability.effect not in IMPLEMENTED_ABILITIES:
-                out.append(Finding(
-                    "effect-not-implemented",
-                    f"character {ch.id}: the engine does not implement the ability effect "
-                    f"'{ability.effect}' (simulations ignore it)",
-                    ch.id, f"abilities.{i}.effect", severity="warning",
-                ))
+                out.append(
+                    Finding(
+                        "effect-not-implemented",
+                        f"character {ch.id}: the engine does not implement the ability effect "
+                        f"'{ability.effect}' (simulations ignore it)",
+                        ch.id,
+                        f"abilities.{i}.effect",
+                        severity="warning",
+                    )
+                )
     for tile in sorted(data.tiles.values(), key=lambda t: t.id):
         for i, (icon, _, _) in enumerate(tile.icons):
             if icon not in IMPLEMENTED_ICONS:
-                out.append(Finding(
-                    "effect-not-implemented",
-                    f"tile {tile.id}: the engine lays out but does not play the icon '{icon}'",
-                    tile.id, f"icons.{i}.icon", severity="warning",
-                ))
+                out.append(
+                    Finding(
+                        "effect-not-implemented",
+                        f"tile {tile.id}: the engine lays out but does not play the icon '{icon}'",
+                        tile.id,
+                        f"icons.{i}.icon",
+                        severity="warning",
+                    )
+                )
     return out
 
 
@@ -295,16 +387,23 @@ def smoke_run(plain: dict[str, Any], data: Catacombs, max_players: int = 8) -> l
                     state.apply(bots[state.current_player].choose(state))
                 steps += 1
             if not state.is_terminal:
-                out.append(Finding("smoke-run-stuck", f"a {players}-player game did not end "
-                                   f"within {steps} steps", None))
+                out.append(
+                    Finding(
+                        "smoke-run-stuck",
+                        f"a {players}-player game did not end within {steps} steps",
+                        None,
+                    )
+                )
         except (EngineError, Exception) as exc:
             where = traceback.extract_tb(exc.__traceback__)[-1]
-            out.append(Finding(
-                "smoke-run-error",
-                f"a seeded {players}-player game crashed: {type(exc).__name__}: {exc} "
-                f"(at {where.filename.rsplit('/', 1)[-1]}:{where.lineno})",
-                None,
-            ))
+            out.append(
+                Finding(
+                    "smoke-run-error",
+                    f"a seeded {players}-player game crashed: {type(exc).__name__}: {exc} "
+                    f"(at {where.filename.rsplit('/', 1)[-1]}:{where.lineno})",
+                    None,
+                )
+            )
     return out
 
 
@@ -314,8 +413,12 @@ def run_all(plain: dict[str, Any], smoke: bool = True) -> list[Finding]:
     data = from_plain(plain)
     players = plain.get("pack", {}).get("players", {}).get("max", 8)
     findings = (
-        check_tables(data) + check_thresholds(data) + check_counts(data, players)
-        + check_decks(data, players) + check_tiles(data) + check_effects(data)
+        check_tables(data)
+        + check_thresholds(data)
+        + check_counts(data, players)
+        + check_decks(data, players)
+        + check_tiles(data)
+        + check_effects(data)
     )
     if smoke:
         findings += smoke_run(plain, data, players)

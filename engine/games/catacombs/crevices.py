@@ -13,7 +13,7 @@ from engine.games.catacombs.registry import actions_of, handles, task
 from engine.games.catacombs.state import CatacombsState, Hero
 
 
-@rule("crevice.vertical")
+@rule("crevices.vertical-stuck", "crevices.boy")
 def squeeze_through(state: CatacombsState, hero: Hero) -> None:
     """Speed and dexterity high enough pass for the action; others are stuck a turn. The boy
     always passes freely."""
@@ -76,7 +76,7 @@ def crevice_actions(state: CatacombsState, hero: Hero) -> list[Action]:
 
 
 @handles("jump")
-@rule("crevice.jump")
+@rule("crevices.jump", "crevices.jump-dexterity", "crevices.jump-luck", "engine.crevice-geometry")
 def do_jump(state: CatacombsState, hero: Hero, action: Action) -> int:
     """Width + 2 cells in one action (dexterity adds a cell); short of that, luck may roll."""
     check = state.data.check("crevice-horizontal", "jump")
@@ -90,7 +90,7 @@ def do_jump(state: CatacombsState, hero: Hero, action: Action) -> int:
 
 
 @handles("swim")
-@rule("crevice.swim")
+@rule("depth.swim")
 def do_swim(state: CatacombsState, hero: Hero, action: Action) -> int:
     """Swim across a water crevice for one action."""
     land(state, hero, action.get("to"))
@@ -123,7 +123,7 @@ def jump_luck(state: CatacombsState, t: dict, value: int) -> None:
     fall(state, hero, t)
 
 
-@rule("crevice.helping-hand")
+@rule("crevices.helping-hand", "crevices.helping-hand-sure")
 def helping_hand(state: CatacombsState, hero: Hero, far: Pos) -> Hero | None:
     """A friend on the far side with strength 3+ may catch a falling jumper."""
     check = state.data.check("crevice-horizontal", "catch")
@@ -155,7 +155,7 @@ def helping_roll(state: CatacombsState, t: dict, value: int) -> None:
     fall(state, hero, t)
 
 
-@rule("crevice.depth")
+@rule("depth.shallow", "depth.water", "depth.deadly")
 def fall(state: CatacombsState, hero: Hero, t: dict) -> None:
     """Shallow: broken leg; water: out on the far side next turn; deep and spiked: death."""
     f = _feature(state, hero, t["crevice"])
@@ -170,11 +170,11 @@ def fall(state: CatacombsState, hero: Hero, t: dict) -> None:
             state.actions_left = 0
 
 
-@rule("crevice.bridge", PARTIAL, "junk and bridges are not built")
+@rule("crevices.bridge", status=PARTIAL, note="junk and bridges are not built")
 def bridges() -> None:
     """Not implemented: gathering junk and building bridges."""
 
 
-@rule("crevice.dive", PARTIAL, "diving between water crevices is not offered")
+@rule("depth.dive-near", "depth.dive-far", status=PARTIAL, note="diving is not offered")
 def dive() -> None:
     """Not implemented: diving to another water crevice."""

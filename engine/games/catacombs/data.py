@@ -641,9 +641,7 @@ def _tile(e: Mapping[str, Any]) -> Tile:
         rows=int(grid.get("rows", 1)),
         layout=tuple(e.get("layout", ())),
         exits={s: tuple(int(i) for i in e.get("exits", {}).get(s, ())) for s in SIDES},
-        icons=tuple(
-            (i["icon"], _cell(i.get("cell")), i.get("side")) for i in e.get("icons", ())
-        ),
+        icons=tuple((i["icon"], _cell(i.get("cell")), i.get("side")) for i in e.get("icons", ())),
         open_traps=tuple((t["trap"], _cell(t["cell"])) for t in e.get("open_traps", ())),
     )
 
@@ -794,8 +792,12 @@ def _table(e: Mapping[str, Any]) -> Table:
             stat=m.get("stat", ""),
             effect=m.get("effect", "add-to-roll"),
             steps=tuple(
-                Step(int(s.get("min", 0)), int(s.get("add", 0)), faces_of(s.get("success")),
-                     Src(tid, f"modifiers.{i}.steps.{j}"))
+                Step(
+                    int(s.get("min", 0)),
+                    int(s.get("add", 0)),
+                    faces_of(s.get("success")),
+                    Src(tid, f"modifiers.{i}.steps.{j}"),
+                )
                 for j, s in enumerate(m.get("steps", ()))
             ),
             check=m.get("check"),

@@ -43,7 +43,7 @@ def door_actions(state: CatacombsState, hero: Hero) -> list[Action]:
 
 
 @handles("door")
-@rule("door")
+@rule("doors.open", "doors.study", "doors.locked", "doors.force", "doors.behind")
 def do_door(state: CatacombsState, hero: Hero, action: Action) -> int:
     """Study with attention; open (a locked door stays shut, a monster or trap behind it
     springs on the hero); force a locked one with strength or a lockpick, dynamite or key."""
@@ -89,6 +89,12 @@ def door_trap(state: CatacombsState, t: dict, card: str) -> None:
     spring_hidden_trap(state, state.heroes[t["seat"]], card)
 
 
-@rule("door.levers", PARTIAL, "levers are laid out but cannot be pulled")
+@rule(
+    "doors.levers",
+    "levers.study",
+    "levers.effects",
+    status=PARTIAL,
+    note="levers are laid out but cannot be pulled",
+)
 def levers() -> None:
     """Not implemented: pulling levers."""

@@ -9,7 +9,7 @@ from engine.games.catacombs.state import PHASE_OVER, CatacombsState, Hero
 
 
 @task("death")
-@rule("death")
+@rule("engine.death")
 def death(state: CatacombsState, t: dict, _: object) -> None:
     """A hero at 0 health dies; the artifact falls where they stood."""
     hero = state.heroes[t["seat"]]
@@ -23,8 +23,9 @@ def death(state: CatacombsState, t: dict, _: object) -> None:
     if hero.artifact:
         hero.artifact = False
         tile = state.tile_of(hero.pos)
-        tile.features.append({"uid": f"f{state.uid()}", "type": "artifact",
-                              "cell": [hero.pos[2], hero.pos[3]]})
+        tile.features.append(
+            {"uid": f"f{state.uid()}", "type": "artifact", "cell": [hero.pos[2], hero.pos[3]]}
+        )
     if hero.seat == state.seat:
         state.actions_left = 0
     check_end(state)
@@ -39,7 +40,7 @@ def check_end(state: CatacombsState) -> None:
         state.log("no hero is left in the catacombs")
 
 
-@rule("winning.artifact")
+@rule("story.artifact")
 def pick_up_artifact(state: CatacombsState, hero: Hero) -> None:
     """A hero who steps on the artifact's cell takes it."""
     tile = state.tile_of(hero.pos)
@@ -60,7 +61,7 @@ def leave_actions(state: CatacombsState, hero: Hero) -> list[Action]:
 
 
 @handles("leave")
-@rule("winning.leave")
+@rule("engine.leave-by-hatch", "teams.victory-group")
 def do_leave(state: CatacombsState, hero: Hero, action: Action) -> int:
     """Engine assumption: the way out is the ceiling hatch the heroes came down by. The carrier
     wins with every friend on the start tile (and, in team play, the whole team)."""

@@ -52,7 +52,7 @@ def do_explore(state: CatacombsState, hero: Hero, action: Action) -> int:
 
 
 @handles("far-explore")
-@rule("exploration.far-seeing")
+@rule("move.far-seeing", "first-turn.no-far-seeing")
 def do_far_explore(state: CatacombsState, hero: Hero, action: Action) -> int:
     """Lanterns, night-vision goggles and far-seeing characters open a tile from anywhere on
     their own tile for one action."""
@@ -67,14 +67,15 @@ def move_and_explore(state: CatacombsState, hero: Hero, action: Action) -> int:
     return 1
 
 
-@rule("exploration.draw-tile")
+@rule("move.stop-at-edge", "start.final-tile-bottom")
 def start_exploring(state: CatacombsState, hero: Hero, slot: tuple[int, int], side: str) -> None:
     """The hero stops at the edge, loses the remaining steps and draws a tile (the final tile
     lies at the bottom of the pile)."""
     target = neighbour_slot(slot, side)
     pool = "tiles" if sum(state.pools["tiles"].values()) else "final"
-    state.push("draw", "tile-drawn", pool=pool, seat=hero.seat,
-               slot=list(target), side=OPPOSITE[side])
+    state.push(
+        "draw", "tile-drawn", pool=pool, seat=hero.seat, slot=list(target), side=OPPOSITE[side]
+    )
 
 
 @task("tile-drawn")
@@ -91,7 +92,7 @@ def rotate_options(state: CatacombsState, t: dict) -> list[Action]:
 
 
 @task("rotate-tile")
-@rule("exploration.place-tile")
+@rule("move.attach")
 def lay_tile(state: CatacombsState, t: dict, action: Action) -> None:
     """Lay the tile turned as chosen (it may never turn again), put out its icons, then the
     explorer draws an event card."""
@@ -114,7 +115,7 @@ ICON_POOLS = {
 }
 
 
-@rule("exploration.icons")
+@rule("move.icons", "move.monster-face-down", "first-turn.no-event")
 def lay_out_icons(
     state: CatacombsState, placed: Placed, tile: Tile, rotation: int, event: bool, seat: int = 0
 ) -> None:
@@ -178,7 +179,7 @@ def icon_drawn(state: CatacombsState, t: dict, card: str) -> None:
 
 
 @task("event-card")
-@rule("exploration.event-card", PARTIAL, "outcome and reward blocks; free text is not read")
+@rule("move.event", status=PARTIAL, note="outcome and reward blocks; free text is not read")
 def event_card(state: CatacombsState, t: dict, card: str) -> None:
     """The explorer reads the event card and does what it says."""
     hero = state.heroes[t["seat"]]
@@ -192,7 +193,7 @@ def event_card(state: CatacombsState, t: dict, card: str) -> None:
         state.gain(hero, c.reward, f"event {card}")
 
 
-@rule("exploration.enter-tile")
+@rule("move.activate")
 def enter_tile(state: CatacombsState, hero: Hero, tile: Placed) -> None:
     """The first step on a tile wakes its monsters and reveals its hidden trap and stash."""
     tile.visited = True

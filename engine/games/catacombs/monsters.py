@@ -83,7 +83,22 @@ def _effect(state: CatacombsState, piece: Piece, name: str, width: int) -> str:
     return cell.effect
 
 
-@rule("monsters.obstacle-matrix")
+@rule(
+    "monsters.matrix",
+    "traps.web-monsters",
+    "traps.spikes-monsters",
+    "traps.cutter-monsters",
+    "traps.darts-monsters",
+    "traps.plant-monsters",
+    "crevices.zombies",
+    "crevices.bandits",
+    "crevices.demon",
+    "crevices.others",
+    "crevices.vertical-monsters",
+    "doors.zombie-door",
+    "doors.locked-monsters",
+    "doors.others",
+)
 def passable(state: CatacombsState, piece: Piece, pos: Pos, came: Pos, side: str | None) -> bool:
     return all(
         _effect(state, piece, name, width) != "blocked"
@@ -96,12 +111,14 @@ def targets(state: CatacombsState, piece: Piece) -> list[Hero]:
     return [
         h
         for h in state.heroes
-        if h.active and not h.hidden and h.character not in monster.never_attacks
+        if h.active
+        and not h.hidden
+        and h.character not in monster.never_attacks
         and not immune(state, h, piece.monster)
     ]
 
 
-@rule("characters.immune-to-monster")
+@rule("venomous.ecologist", "ghost.cultist")
 def immune(state: CatacombsState, hero: Hero, monster_id: str) -> bool:
     """A character whose board makes them immune to a monster is never its target."""
     ability = state.data.characters[hero.character].ability("immune-to-monster")
@@ -138,7 +155,7 @@ def _near(state: CatacombsState, pos: Pos, goals: set[Pos]) -> bool:
 
 
 @task("monster-phase")
-@rule("monsters.phase")
+@rule("engine.monster-phase")
 def monster_phase(state: CatacombsState, t: dict, _: object) -> None:
     """After every round each awake monster moves and attacks, then acid burns."""
     for piece in sorted(state.pieces, key=lambda p: p.uid):
@@ -155,7 +172,7 @@ def _piece(state: CatacombsState, uid: int) -> Piece | None:
 
 
 @task("monster-act")
-@rule("monsters.move-towards-heroes")
+@rule("engine.monster-move", "shelters.uncontrolled")
 def monster_act(state: CatacombsState, t: dict, _: object) -> None:
     """The monster walks its speed towards the nearest hero it can reach, then attacks."""
     piece = _piece(state, t["uid"])
@@ -211,7 +228,15 @@ def _enter(state: CatacombsState, piece: Piece, pos: Pos, came: Pos, side: str |
     return True
 
 
-@rule("monsters.attack")
+@rule(
+    "zombie.attack",
+    "bandit.attack",
+    "venomous.attack",
+    "demon.ranged",
+    "scarab.melee",
+    "ghost.attack",
+    "engine.monster-attack",
+)
 def attack(state: CatacombsState, piece: Piece, monster: Monster) -> None:
     """Melee next to a hero; ranged at a hero on the same tile; ghosts seize minds."""
     heroes = targets(state, piece)
@@ -221,8 +246,14 @@ def attack(state: CatacombsState, piece: Piece, monster: Monster) -> None:
     if resist is not None:
         pool = near or same_tile or [h for h in heroes if _adjacent_tile(h.pos, piece.pos)]
         if pool:
-            state.push("roll", "ghost-resist", dice=str(resist.dice or "d6"),
-                       seat=pool[0].seat, uid=piece.uid, check=resist.id)
+            state.push(
+                "roll",
+                "ghost-resist",
+                dice=str(resist.dice or "d6"),
+                seat=pool[0].seat,
+                uid=piece.uid,
+                check=resist.id,
+            )
         return
     if near:
         victim = near[0]
@@ -257,7 +288,7 @@ def _adjacent_tile(a: Pos, b: Pos) -> bool:
 
 
 @task("ghost-resist")
-@rule("monsters.ghost-resist")
+@rule("ghost.resist", "ghost.luck")
 def ghost_resist(state: CatacombsState, t: dict, value: int) -> None:
     """The hero rolls (luck 3+ adds 1): resists, is held a turn, or is seized."""
     hero = state.heroes[t["seat"]]
@@ -274,14 +305,20 @@ def ghost_resist(state: CatacombsState, t: dict, value: int) -> None:
         seized(state, hero, t["uid"])
 
 
-@rule("monsters.ghost-seize", PARTIAL, "the seized hero loses the next turn; no trap walking")
+@rule(
+    "ghost.seize",
+    "ghost.seized-trap",
+    "ghost.possessed",
+    status=PARTIAL,
+    note="a seized hero loses a turn; no walk into traps, no possession",
+)
 def seized(state: CatacombsState, hero: Hero, uid: int) -> None:
     """Engine assumption: a seized hero stands still for a turn (no forced walk into traps)."""
     hero.turns_lost += 1
 
 
 @task("acid")
-@rule("monsters.acid")
+@rule("scarab.acid")
 def acid(state: CatacombsState, t: dict, _: object) -> None:
     """Acid gas: every hero on a tile with an acid monster loses its acid damage each round."""
     for piece in state.pieces:
@@ -304,11 +341,26 @@ def kill_piece(state: CatacombsState, piece: Piece, hero: Hero | None, how: str)
         state.push("decide", "reward", seat=hero.seat, monster=piece.monster)
 
 
-@rule("monsters.controlled", PARTIAL, "no player controls monsters")
+@rule(
+    "zombie.respawn",
+    "zombie.revive",
+    "venomous.respawn",
+    "venomous.surprise",
+    "bandit.respawn",
+    "ghost.respawn",
+    status=PARTIAL,
+    note="no player controls monsters",
+)
 def controlled_monsters() -> None:
     """Not implemented: monsters under a player's control (their stats are read but unused)."""
 
 
-@rule("monsters.scarab-burrow", PARTIAL, "the scarab walks; it does not burrow or regenerate")
+@rule(
+    "scarab.wall",
+    "scarab.retreat",
+    "scarab.regen",
+    status=PARTIAL,
+    note="the scarab walks; it does not burrow or regenerate",
+)
 def scarab_burrow() -> None:
     """Not implemented: burrowing and regeneration."""

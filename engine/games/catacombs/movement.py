@@ -120,7 +120,7 @@ def move_budget(state: CatacombsState, hero: Hero) -> int:
     return max(1, state.stat(hero, "speed"))
 
 
-@rule("movement.speed")
+@rule("move.speed", "first-turn.stay", "traps.web", "traps.web-items", "traps.spikes-careful")
 def reachable(state: CatacombsState, hero: Hero) -> dict[Pos, tuple[int, bool]]:
     return state.memo(("reachable", hero.seat, hero.pos), lambda: _reachable(state, hero))
 
@@ -204,7 +204,7 @@ def move_actions(state: CatacombsState, hero: Hero) -> list[Action]:
 
 
 @handles("move")
-@rule("movement.move")
+@rule("move.open-tiles")
 def do_move(state: CatacombsState, hero: Hero, action: Action) -> int:
     """One move action: the hero walks to a reachable cell; what lies there takes effect."""
     if action.get("explore") is not None:

@@ -56,8 +56,13 @@ def _row_index(table: Table, total: int) -> int:
 
 
 def cache_bonuses(data: Catacombs, table: Table) -> list[int]:
-    bonuses = sorted({int(t.hidden.get("bonus", 0)) for t in data.tokens.values()
-                      if t.type == "cache" and t.table == table.id})
+    bonuses = sorted(
+        {
+            int(t.hidden.get("bonus", 0))
+            for t in data.tokens.values()
+            if t.type == "cache" and t.table == table.id
+        }
+    )
     floor = max(0, table.range.low - table.dice.low)
     return sorted(set(bonuses) | {floor}) if table.bonus else [0]
 
@@ -70,10 +75,16 @@ def treasure_odds(data: Catacombs, table: Table) -> list[dict[str, Any]]:
                 add = a_step.add if a_step else 0
                 faces = l_step.success if l_step else frozenset()
                 probs = table_rows(table, bonus, add, faces)
-                out.append({
-                    "bonus": bonus, "attention": a_label, "luck": l_label,
-                    "rows": {str(r.roll): frac(p) for r, p in zip(table.rows, probs, strict=True)},
-                })
+                out.append(
+                    {
+                        "bonus": bonus,
+                        "attention": a_label,
+                        "luck": l_label,
+                        "rows": {
+                            str(r.roll): frac(p) for r, p in zip(table.rows, probs, strict=True)
+                        },
+                    }
+                )
     return out
 
 
@@ -137,8 +148,12 @@ def check_odds(check: Check) -> list[dict[str, Any]]:
     out = []
     for label, active in combos:
         if check.results:
-            out.append({"with": label,
-                        "results": {k: frac(v) for k, v in check_bands(check, active).items()}})
+            out.append(
+                {
+                    "with": label,
+                    "results": {k: frac(v) for k, v in check_bands(check, active).items()},
+                }
+            )
         elif check.success or any(m.success for m in active):
             out.append({"with": label, "success": frac(check_success(check, active))})
     return out
@@ -165,8 +180,13 @@ def crevice_odds(data: Catacombs) -> list[dict[str, Any]]:
     jump = data.check("crevice-horizontal", "jump")
     if jump is None:
         return []
-    widths = sorted({t.width for t in data.tokens.values()
-                     if t.type == "crevice" and t.orientation == "horizontal"}) or [1]
+    widths = sorted(
+        {
+            t.width
+            for t in data.tokens.values()
+            if t.type == "crevice" and t.orientation == "horizontal"
+        }
+    ) or [1]
     out = []
     for ch in sorted(data.characters.values(), key=lambda c: c.id):
         row = {"character": ch.id}
@@ -194,8 +214,13 @@ def ghost_odds(data: Catacombs) -> list[dict[str, Any]]:
             for ch in sorted(data.characters.values(), key=lambda c: c.id):
                 active = check.active_modifiers(ch.stats)
                 bands = check_bands(check, active)
-                out.append({"monster": m.id, "character": ch.id,
-                            "results": {k: frac(v) for k, v in bands.items()}})
+                out.append(
+                    {
+                        "monster": m.id,
+                        "character": ch.id,
+                        "results": {k: frac(v) for k, v in bands.items()},
+                    }
+                )
     return out
 
 

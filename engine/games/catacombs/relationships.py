@@ -9,7 +9,7 @@ from engine.games.catacombs.registry import actions_of, handles
 from engine.games.catacombs.state import CatacombsState, Hero
 
 
-@rule("relationships.relic-keepers")
+@rule("statues.keepers-antipathy", "statues.keepers-sympathy")
 def relic_keepers_react(state: CatacombsState, hero: Hero, delta: int) -> None:
     """Every relic keeper in play (not of a rival team) changes its slider with the hero."""
     for other in state.heroes:
@@ -20,8 +20,10 @@ def relic_keepers_react(state: CatacombsState, hero: Hero, delta: int) -> None:
         if hero.team and other.team and hero.team != other.team:
             continue
         state.set_relation(hero.seat, other.seat, state.relation(hero.seat, other.seat) + delta)
-        state.log(f"{other.character} now feels {state.relation(hero.seat, other.seat)} "
-                  f"towards {hero.character}")
+        state.log(
+            f"{other.character} now feels {state.relation(hero.seat, other.seat)} "
+            f"towards {hero.character}"
+        )
 
 
 def _step(state: CatacombsState) -> int:
@@ -54,7 +56,7 @@ def _top(state: CatacombsState) -> int:
 
 
 @handles("befriend")
-@rule("relationships.improve")
+@rule("setup.communication-free-sympathy", "station.sliders-move")
 def do_befriend(state: CatacombsState, hero: Hero, action: Action) -> int:
     """Communication 4+ raises the slider with a hero on the same tile for free."""
     check = state.data.check("relationship", "improve")
@@ -65,6 +67,8 @@ def do_befriend(state: CatacombsState, hero: Hero, action: Action) -> int:
     return check.actions
 
 
-@rule("relationships.loans", PARTIAL, "loans and usury are not offered by the bots")
+@rule(
+    "loan.lend", "loan.repay", "usury.terms", status=PARTIAL, note="loans and usury are not played"
+)
 def loans() -> None:
     """Not implemented: lending, repaying, forgiving and usury."""

@@ -41,18 +41,29 @@ def sarcophagus_actions(state: CatacombsState, hero: Hero) -> list[Action]:
 
 
 @handles("sarcophagus")
-@rule("sarcophagus.check")
+@rule("sarcophagi.table")
 def do_sarcophagus(state: CatacombsState, hero: Hero, action: Action) -> int:
     """Check a sarcophagus with a die roll, or open a sealed one."""
     f = sarcophagus_here(state, hero)
     assert f is not None
     if action.get("how") == "open-sealed":
         check = _sealed_check(state)
-        state.push("roll", "sarcophagus-sealed", dice=str(check.dice) if check and check.dice
-                   else "d6", seat=hero.seat, uid=f["uid"])
+        state.push(
+            "roll",
+            "sarcophagus-sealed",
+            dice=str(check.dice) if check and check.dice else "d6",
+            seat=hero.seat,
+            uid=f["uid"],
+        )
         return 1
-    state.push("roll", "sarcophagus-roll", dice=str(sarcophagus_table(state).dice),
-               seat=hero.seat, uid=f["uid"], first=None)
+    state.push(
+        "roll",
+        "sarcophagus-roll",
+        dice=str(sarcophagus_table(state).dice),
+        seat=hero.seat,
+        uid=f["uid"],
+        first=None,
+    )
     return 1
 
 
@@ -72,18 +83,27 @@ def _feature(state: CatacombsState, hero: Hero, uid: str) -> dict | None:
 
 
 @task("sarcophagus-roll")
-@rule("sarcophagus.luck-reroll")
+@rule("sarcophagi.luck")
 def sarcophagus_roll(state: CatacombsState, t: dict, value: int) -> None:
     """Luck 4+ rolls again and keeps the better result; attention 3+ seals a monster roll."""
     hero = state.heroes[t["seat"]]
     table = sarcophagus_table(state)
     reroll = table.modifier("reroll-pick-best")
     outcome = table.row_for(value).outcome
-    if t["first"] is None and reroll is not None and reroll.step_for(
-        state.stat(hero, reroll.stat)
-    ) and outcome != PREFERENCE[0]:
-        state.push("roll", "sarcophagus-roll", dice=str(table.dice), seat=t["seat"],
-                   uid=t["uid"], first=value)
+    if (
+        t["first"] is None
+        and reroll is not None
+        and reroll.step_for(state.stat(hero, reroll.stat))
+        and outcome != PREFERENCE[0]
+    ):
+        state.push(
+            "roll",
+            "sarcophagus-roll",
+            dice=str(table.dice),
+            seat=t["seat"],
+            uid=t["uid"],
+            first=value,
+        )
         return
     if t["first"] is not None:
         first = table.row_for(t["first"]).outcome
@@ -92,7 +112,7 @@ def sarcophagus_roll(state: CatacombsState, t: dict, value: int) -> None:
     resolve(state, hero, t["uid"], value, sealable=True)
 
 
-@rule("sarcophagus.seal")
+@rule("sarcophagi.seal", "sarcophagi.lair", "sarcophagi.treasure")
 def resolve(state: CatacombsState, hero: Hero, uid: str, value: int, sealable: bool) -> None:
     f = _feature(state, hero, uid)
     table = sarcophagus_table(state)
@@ -126,7 +146,7 @@ def resolve(state: CatacombsState, hero: Hero, uid: str, value: int, sealable: b
 
 
 @task("sarcophagus-sealed")
-@rule("sarcophagus.open-sealed")
+@rule("sarcophagi.sealed-open")
 def sarcophagus_sealed(state: CatacombsState, t: dict, value: int) -> None:
     """A sealed sarcophagus: treasure on the check's faces (luck 5+: more), else a monster."""
     hero = state.heroes[t["seat"]]
@@ -140,6 +160,6 @@ def sarcophagus_sealed(state: CatacombsState, t: dict, value: int) -> None:
             return
 
 
-@rule("sarcophagus.hide", PARTIAL, "hiding inside a sarcophagus is not offered")
+@rule("sarcophagi.shelter", status=PARTIAL, note="hiding inside a sarcophagus is not offered")
 def hide_in_sarcophagus() -> None:
     """Not implemented: heroes hide only in shelters."""

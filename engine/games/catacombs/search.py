@@ -39,7 +39,9 @@ def search_actions(state: CatacombsState, hero: Hero) -> list[Action]:
 
 
 @handles("search")
-@rule("search.cache")
+@rule(
+    "search.tiles", "search.looted", "caches.first", "caches.removed", "engine.search-opens-cache"
+)
 def do_search(state: CatacombsState, hero: Hero, action: Action) -> int:
     """The hero turns the cache token over and rolls on its table (luck die first)."""
     cache = cache_here(state, hero)
@@ -68,7 +70,15 @@ def jackpot_faces(state: CatacombsState, hero: Hero, table: Table) -> frozenset[
     return step.success if step else frozenset()
 
 
-@rule("treasure-table")
+@rule(
+    "caches.bonus",
+    "caches.row-2-3",
+    "caches.row-4-5",
+    "caches.row-6-7",
+    "caches.row-8-9",
+    "caches.row-10-11",
+    "caches.row-12",
+)
 def roll_treasure(state: CatacombsState, hero: Hero, table: Table, bonus: int, why: str) -> None:
     """Luck 3+ rolls the luck die first (top row on its faces); else d6 + bonus + attention."""
     faces = jackpot_faces(state, hero, table)
@@ -80,7 +90,7 @@ def roll_treasure(state: CatacombsState, hero: Hero, table: Table, bonus: int, w
 
 
 @task("treasure-luck")
-@rule("treasure-table.luck")
+@rule("caches.luck-3", "caches.luck-5")
 def treasure_luck(state: CatacombsState, t: dict, value: int) -> None:
     hero = state.heroes[t["seat"]]
     table = state.data.tables[t["table"]]
@@ -88,12 +98,19 @@ def treasure_luck(state: CatacombsState, t: dict, value: int) -> None:
         state.log(f"{hero.character}'s luck die shows {value}: the top row")
         state.gain(hero, table.top_row.reward, f"{t['why']} (luck)")
         return
-    state.push("roll", "treasure-roll", dice=str(table.dice), seat=t["seat"], table=t["table"],
-               bonus=t["bonus"], why=t["why"])
+    state.push(
+        "roll",
+        "treasure-roll",
+        dice=str(table.dice),
+        seat=t["seat"],
+        table=t["table"],
+        bonus=t["bonus"],
+        why=t["why"],
+    )
 
 
 @task("treasure-roll")
-@rule("treasure-table.attention")
+@rule("caches.attention")
 def treasure_roll(state: CatacombsState, t: dict, value: int) -> None:
     hero = state.heroes[t["seat"]]
     table = state.data.tables[t["table"]]
@@ -104,7 +121,7 @@ def treasure_roll(state: CatacombsState, t: dict, value: int) -> None:
         state.gain(hero, row.reward, t["why"])
 
 
-@rule("stash")
+@rule("engine.stash-on-entry")
 def open_stash(state: CatacombsState, hero: Hero, tile: Placed, feature: dict) -> None:
     """A stash card is turned up; a hero who meets its thresholds takes what it holds."""
     card = state.data.cards.get(feature["card"])

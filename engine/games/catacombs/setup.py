@@ -19,7 +19,15 @@ def deck_pool(data: Catacombs, deck_type: str) -> dict[str, int]:
     return {card: data.copies(card) for card in data.cards_in(deck.id)}
 
 
-@rule("setup.monster-deck")
+@rule(
+    "zombie.by-players",
+    "venomous.by-players",
+    "bandit.by-players",
+    "ghost.by-players",
+    "ghost.solo",
+    "demon.min-players",
+    "scarab.min-players",
+)
 def monster_pool(data: Catacombs, players: int) -> dict[str, int]:
     """The monster deck for this many players: each kind's count for the player count."""
     return {
@@ -46,8 +54,18 @@ def build_pools(data: Catacombs, players: int) -> dict[str, dict[str, int]]:
         "final": {t.id: t.count for t in data.tiles.values() if t.type == "final"},
         "monster": monster_pool(data, players),
     }
-    for kind in ("event", "stash", "hidden-trap", "common-item", "unique-item", "magic-item",
-                 "mercenary", "spell", "secret-knowledge", "intrigue"):
+    for kind in (
+        "event",
+        "stash",
+        "hidden-trap",
+        "common-item",
+        "unique-item",
+        "magic-item",
+        "mercenary",
+        "spell",
+        "secret-knowledge",
+        "intrigue",
+    ):
         pools[kind] = deck_pool(data, kind)
     pools.update(token_pools(data))
     pools["counter"] = {}
@@ -67,7 +85,7 @@ def new_game(data: Catacombs, players: int, seed: int, max_rounds: int) -> Catac
 
 
 @task("assign-character")
-@rule("setup.characters")
+@rule("setup.draw-board", "setup.starting-kit")
 def assign_character(state: CatacombsState, t: dict, card: str) -> None:
     """Each hero draws a character board face down and takes its starting kit."""
     hero = state.heroes[t["seat"]]
@@ -83,7 +101,7 @@ def assign_character(state: CatacombsState, t: dict, card: str) -> None:
 
 
 @task("relationships")
-@rule("setup.relationship-titles")
+@rule("station.titles", "boy.theft")
 def setup_relationships(state: CatacombsState, t: dict, _: object) -> None:
     """One title per pair in play, its slider at the pair's starting attitude."""
     for a in state.heroes:
@@ -94,11 +112,15 @@ def setup_relationships(state: CatacombsState, t: dict, _: object) -> None:
                 if start is None:
                     start = _from_boards(state.data, a.character, b.character)
                 state.set_relation(a.seat, b.seat, ATTITUDE_LEVEL.get(start, 0))
-    steal = [h for h in state.heroes if state.data.characters[h.character].has(
-        "steal-banknotes-at-station")]
+    steal = [
+        h
+        for h in state.heroes
+        if state.data.characters[h.character].has("steal-banknotes-at-station")
+    ]
     for thief in steal:
-        amount = state.data.characters[thief.character].ability(
-            "steal-banknotes-at-station").amount or 1
+        amount = (
+            state.data.characters[thief.character].ability("steal-banknotes-at-station").amount or 1
+        )
         for other in state.heroes:
             if other.seat != thief.seat and other.banknotes >= amount:
                 other.banknotes -= amount
@@ -118,7 +140,7 @@ def _from_boards(data: Catacombs, a: str, b: str) -> str:
 
 
 @task("open-shop")
-@rule("setup.shop", PARTIAL, "items add their stat bonuses and weapon damage; no slots/limits")
+@rule("shop.unique", "shop.common", "shop.magic", "shop.mercenaries")
 def open_shop(state: CatacombsState, t: dict, _: object) -> None:
     """Lay out the counter: every unique item, common and magic items per character, mercenaries."""
     shop = state.data.rule_with("common_per_character")
@@ -170,7 +192,12 @@ def shop_options(state: CatacombsState, t: dict) -> list[Action]:
 
 
 @task("shop")
-@rule("setup.shop")
+@rule(
+    "shop.money",
+    "shop.trade",
+    status=PARTIAL,
+    note="items add stat bonuses and weapon damage; no slots, limits or trading between players",
+)
 def shop(state: CatacombsState, t: dict, action: Action) -> None:
     """Buy one card at a time from the counter with banknotes; `done` leaves the shop."""
     if action.kind == "done":
@@ -185,7 +212,7 @@ def shop(state: CatacombsState, t: dict, action: Action) -> None:
 
 
 @task("teams")
-@rule("setup.teams", PARTIAL, "everyone plays as one group; team markers are not drawn")
+@rule("teams.one-or-two", "engine.one-group", status=PARTIAL, note="bots always play as one group")
 def teams(state: CatacombsState, t: dict, _: object) -> None:
     """Engine assumption: bots play as one group (the seed's default for reasonable players)."""
     for hero in state.heroes:
@@ -193,7 +220,7 @@ def teams(state: CatacombsState, t: dict, _: object) -> None:
 
 
 @task("start")
-@rule("start.first-tile")
+@rule("start.first-tile", "start.first-move")
 def start(state: CatacombsState, t: dict, _: object) -> None:
     """The first tile is drawn and laid; the ceiling hatch goes in its centre."""
     state.push("draw", "first-tile", pool="tiles")

@@ -27,7 +27,13 @@ def shelter_actions(state: CatacombsState, hero: Hero) -> list[Action]:
 
 
 @handles("shelter")
-@rule("shelter", PARTIAL, "no surprise-attack bonus; enemies never force heroes out")
+@rule(
+    "shelters.hide",
+    "shelters.three-turns",
+    "shelters.surprise",
+    status=PARTIAL,
+    note="no surprise-attack bonus; nobody forces heroes out",
+)
 def do_shelter(state: CatacombsState, hero: Hero, action: Action) -> int:
     """Hiding costs an action and lasts the check's turns; monsters walk past hidden heroes."""
     how = action.get("how")

@@ -36,8 +36,10 @@ def make_bots(kind: str, seed: int, players: int) -> list:
     if kind == "random":
         return [RandomBot(derive_seed(seed, 1000 + i)) for i in range(players)]
     if kind == "mcts":
-        return [MCTSBot(derive_seed(seed, 2000 + i), i, iterations=16, rollout_steps=150)
-                for i in range(players)]
+        return [
+            MCTSBot(derive_seed(seed, 2000 + i), i, iterations=16, rollout_steps=150)
+            for i in range(players)
+        ]
     return [HeuristicBot(derive_seed(seed, 3000 + i)) for i in range(players)]
 
 
@@ -62,12 +64,23 @@ def play_state(
     state: CatacombsState, bots: list, index: int, keep: bool, bot: str
 ) -> dict[str, Any]:
     decisions = branching = steps = 0
-    log = ReplayLog("catacombs", state.players, state.seed,
-                    {"max_rounds": state.max_rounds, "bot": bot, "index": index})
+    log = ReplayLog(
+        "catacombs",
+        state.players,
+        state.seed,
+        {"max_rounds": state.max_rounds, "bot": bot, "index": index},
+    )
     seen = len(state.events)
     if keep:
-        log.steps.append({"turn": 0, "player": -1, "action": None,
-                          "events": state.events[:seen], "note": "setup"})
+        log.steps.append(
+            {
+                "turn": 0,
+                "player": -1,
+                "action": None,
+                "events": state.events[:seen],
+                "note": "setup",
+            }
+        )
     while not state.is_terminal and steps < MAX_STEPS:
         player = state.current_player
         turn = state.round
@@ -81,20 +94,37 @@ def play_state(
         state.apply(action)
         steps += 1
         if keep:
-            log.steps.append({"turn": turn, "player": player, "action": action.to_json(),
-                              "events": state.events[seen:]})
+            log.steps.append(
+                {
+                    "turn": turn,
+                    "player": player,
+                    "action": action.to_json(),
+                    "events": state.events[seen:],
+                }
+            )
         seen = len(state.events)
     heroes = [
         {
-            "seat": h.seat, "character": h.character, "alive": h.alive, "cause": h.cause,
-            "treasures": h.treasures, "met": sorted(h.met), "kills": sorted(h.kills),
+            "seat": h.seat,
+            "character": h.character,
+            "alive": h.alive,
+            "cause": h.cause,
+            "treasures": h.treasures,
+            "met": sorted(h.met),
+            "kills": sorted(h.kills),
         }
         for h in state.heroes
     ]
     result = {
-        "index": index, "seed": state.seed, "rounds": min(state.round, state.max_rounds),
-        "ended_by": state.ended_by or "step-limit", "winners": list(state.winners),
-        "heroes": heroes, "decisions": decisions, "branching": branching, "steps": steps,
+        "index": index,
+        "seed": state.seed,
+        "rounds": min(state.round, state.max_rounds),
+        "ended_by": state.ended_by or "step-limit",
+        "winners": list(state.winners),
+        "heroes": heroes,
+        "decisions": decisions,
+        "branching": branching,
+        "steps": steps,
     }
     if keep:
         log.result = result
@@ -169,7 +199,8 @@ def report(results: list[dict[str, Any]], config: SimConfig) -> dict[str, Any]:
             "decisiveness": _rate(decided, n),
             "duration": round(sum(r["rounds"] for r in results) / n, 2) if n else 0,
             "branching_factor": round(sum(r["branching"] for r in results) / decisions, 2)
-            if decisions else 0,
+            if decisions
+            else 0,
         },
     }
 
@@ -196,8 +227,10 @@ def render_text(full: dict[str, Any]) -> str:
     lines.append("win rate by seat")
     lines += [f"  seat {k:<13} {v:7.1%}" for k, v in r["win_rate_by_seat"].items()]
     ln = r["length"]
-    lines.append(f"game length (rounds): mean {ln['mean_rounds']}, min {ln['min_rounds']}, "
-                 f"max {ln['max_rounds']}")
+    lines.append(
+        f"game length (rounds): mean {ln['mean_rounds']}, min {ln['min_rounds']}, "
+        f"max {ln['max_rounds']}"
+    )
     lines.append("endings: " + ", ".join(f"{k} {v}" for k, v in r["endings"].items()))
     lines.append(f"games hitting the turn bound: {r['turn_bound_games']}")
     lines.append("causes of death")
@@ -221,8 +254,10 @@ def render_text(full: dict[str, Any]) -> str:
 def _bars(title: str, values: dict[str, float], percent: bool) -> str:
     width, row = 420, 22
     top = max(values.values(), default=1) or 1
-    parts = [f'<h2>{html.escape(title)}</h2>',
-             f'<svg width="{width + 200}" height="{row * len(values) + 10}">']
+    parts = [
+        f"<h2>{html.escape(title)}</h2>",
+        f'<svg width="{width + 200}" height="{row * len(values) + 10}">',
+    ]
     for i, (k, v) in enumerate(values.items()):
         w = int(width * v / top)
         label = f"{v:.1%}" if percent else f"{v}"

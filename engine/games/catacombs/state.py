@@ -405,8 +405,15 @@ def _build(cls: type, raw: dict[str, Any]) -> Any:
 def reward_text(reward: Reward) -> str:
     parts = []
     for name in (
-        "treasures", "common_items", "magic_items", "unique_magic_items", "item_cards",
-        "secret_knowledge", "spells", "intrigues", "antidotes",
+        "treasures",
+        "common_items",
+        "magic_items",
+        "unique_magic_items",
+        "item_cards",
+        "secret_knowledge",
+        "spells",
+        "intrigues",
+        "antidotes",
     ):
         n = getattr(reward, name)
         if n:

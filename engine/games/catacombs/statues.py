@@ -48,7 +48,15 @@ def statue_actions(state: CatacombsState, hero: Hero) -> list[Action]:
 
 
 @handles("statue")
-@rule("statue")
+@rule(
+    "statues.study",
+    "statues.break",
+    "statues.move",
+    "statues.mechanism",
+    "statues.token",
+    "statues.keepers-cannot-break",
+    "statues.snake",
+)
 def do_statue(state: CatacombsState, hero: Hero, action: Action) -> int:
     """Study (attention), break (not relic keepers; snake bites the unwary), move (strength and
     dexterity, ends the turn) or work the mechanism (knowledge, after studying)."""
@@ -89,7 +97,7 @@ def _snake_poison(state: CatacombsState) -> int:
     return 1
 
 
-@rule("statue.hidden-passage")
+@rule("engine.hidden-passage-stash")
 def hidden_passage(state: CatacombsState, hero: Hero) -> None:
     """Engine assumption: the passage's new tile is not laid; its stash card goes straight to
     the hero who opened it."""

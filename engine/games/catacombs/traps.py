@@ -10,7 +10,7 @@ from engine.games.catacombs.registry import actions_of, handles, task
 from engine.games.catacombs.state import CatacombsState, Hero
 
 
-@rule("trap.stop")
+@rule("traps.darts", "traps.darts-dexterity", "traps.plant")
 def stop_on_trap(state: CatacombsState, hero: Hero) -> None:
     """Stopping on a trap cell: darts poison (dexterity may dodge), the plant must be passed
     with a roll; spikes stepped on carefully and webs do no harm."""
@@ -29,8 +29,14 @@ def stop_on_trap(state: CatacombsState, hero: Hero) -> None:
             if not trap.poison_per_stop:
                 apply_outcome(state, hero, check.on_failure, trap.id)
             return
-        state.push("roll", "trap-roll", dice=str(check.dice or "d6"), seat=hero.seat,
-                   check=check.id, trap=trap.id)
+        state.push(
+            "roll",
+            "trap-roll",
+            dice=str(check.dice or "d6"),
+            seat=hero.seat,
+            check=check.id,
+            trap=trap.id,
+        )
         return
 
 
@@ -81,7 +87,7 @@ def trap_actions(state: CatacombsState, hero: Hero) -> list[Action]:
 
 
 @handles("jump-trap")
-@rule("trap.cutter-jump")
+@rule("traps.cutter-jump")
 def do_jump_trap(state: CatacombsState, hero: Hero, action: Action) -> int:
     """A standing jump over the cutter: 2 cells from right before it, 3 from one cell away."""
     from engine.games.catacombs.movement import arrive
@@ -92,12 +98,17 @@ def do_jump_trap(state: CatacombsState, hero: Hero, action: Action) -> int:
     return 1
 
 
-@rule("trap.cutter-run-up", PARTIAL, "the run-up jump with the parity roll is not offered")
+@rule(
+    "traps.cutter-run-up",
+    "traps.cutter-luck",
+    status=PARTIAL,
+    note="the run-up jump is not offered",
+)
 def cutter_run_up() -> None:
     """Not implemented: running jumps through the cutter."""
 
 
-@rule("trap.hidden-card")
+@rule("traps.kinds")
 def spring_hidden_trap(state: CatacombsState, hero: Hero, card_id: str) -> None:
     """A hidden trap card springs on the hero: its outcome, or the open trap it names."""
     card = state.data.cards.get(card_id)

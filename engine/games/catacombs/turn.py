@@ -28,7 +28,7 @@ def first_round(state: CatacombsState) -> bool:
     return state.round == 1
 
 
-@rule("turn.actions")
+@rule("turn.actions", "first-turn.one-action")
 def begin_turn(state: CatacombsState) -> None:
     """A hero's turn starts: two actions (one move on the first turn), unless turns are lost."""
     hero = state.heroes[state.seat]
@@ -51,7 +51,7 @@ def begin_turn(state: CatacombsState) -> None:
 
 
 @task("end-turn")
-@rule("turn.order")
+@rule("engine.turn-order")
 def end_turn(state: CatacombsState, t: dict, _: object) -> None:
     """Play passes to the next seat; after the last seat the monsters move, then a new round."""
     if state.phase == PHASE_OVER:
@@ -84,14 +84,15 @@ def new_round(state: CatacombsState, t: dict, _: object) -> None:
         begin_turn(state)
 
 
-@rule("end.labyrinth-closed")
+@rule("engine.labyrinth-closed")
 def labyrinth_closed(state: CatacombsState) -> bool:
     """Engine assumption: when no tile edge opens onto an empty place, tiles remain and the
     final tile is not laid, the game cannot be won and ends without a winner."""
     from engine.games.catacombs.board import parse_slot
 
-    if state.artifact_taken or any(state.data.tiles[t.tile].type == "final"
-                                   for t in state.tiles.values()):
+    if state.artifact_taken or any(
+        state.data.tiles[t.tile].type == "final" for t in state.tiles.values()
+    ):
         return False
     board = state.board
     return not any(board.tile_sides_open(parse_slot(key)) for key in state.tiles)
