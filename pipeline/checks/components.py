@@ -86,19 +86,22 @@ def check_monster(monster: Entity, counts: range) -> Iterator[Diagnostic]:
         )
     by_players = monster.get("by_players") or {}
     min_players = int(monster.get("min_players", 1))
+    reported: set[tuple[str, str]] = set()
     for players in counts:
         found = copies_at(by_players, players)
         if found is None:
             continue
         key, copies = found
-        if copies > kit:
+        if copies > kit and (key, "kit") not in reported:
+            reported.add((key, "kit"))
             yield error(
                 "monster-kit-short",
-                f"{players} players put {copies} '{monster.id}' in play, but the box holds {kit}",
+                f"{key} players put {copies} '{monster.id}' in play, but the box holds {kit}",
                 monster.locate(f"by_players.{key}"),
                 f"lower by_players '{key}' or raise the kit to {copies}",
             )
-        if players < min_players and copies > 0:
+        if players < min_players and copies > 0 and (key, "min") not in reported:
+            reported.add((key, "min"))
             yield error(
                 "monster-below-min-players",
                 f"'{monster.id}' appears from {min_players} players, yet by_players '{key}' "

@@ -83,12 +83,11 @@ def check_content_path(model: Model, dotted: str, span: Span) -> Iterator[Diagno
     entity_id, _, rest = dotted.partition(".")
     entity = model.by_id.get(entity_id)
     if entity is None:
-        suggestion = did_you_mean(entity_id, model.by_id)
         yield error(
             "trace-unknown-entity",
             f"the trace names '{entity_id}', which is no entity of this pack",
             span,
-            f"did you mean '{suggestion}'?" if suggestion else None,
+            did_you_mean(entity_id, model.by_id),
         )
     elif rest and not value_at(entity.data, rest)[0]:
         yield error(
@@ -129,12 +128,11 @@ def check_schema_path(catalogue: Catalogue, target: str, span: Span) -> Iterator
     rel, _, pointer = target.partition("#")
     document = catalogue.documents.get(rel)
     if document is None:
-        suggestion = did_you_mean(rel, catalogue.documents)
         yield error(
             "trace-unknown-schema",
             f"the trace names the schema '{rel}', which does not exist",
             span,
-            f"did you mean '{suggestion}'?" if suggestion else None,
+            did_you_mean(rel, catalogue.documents),
         )
     elif pointer and not pointer_exists(document, pointer):
         yield error("trace-unknown-schema", f"'{rel}' has nothing at '#{pointer}'", span)
