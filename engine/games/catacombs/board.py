@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.core.rules import rule
 from engine.games.catacombs.data import SIDES, Tile
 
 Pos = tuple[int, int, int, int]
@@ -160,6 +161,7 @@ class Board:
         nc, nr = there.edge_cell(facing, nearest(options, index))
         return (nslot[0], nslot[1], nc, nr)
 
+    @rule("engine.board")
     def steps(self, pos: Pos) -> Iterator[tuple[Pos, str | None]]:
         """Orthogonal steps from `pos`: (next cell, side crossed or None inside the tile)."""
         tx, ty, c, r = pos

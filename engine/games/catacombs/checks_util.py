@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.core.rules import rule
 from engine.games.catacombs.data import Check, Outcome
 from engine.games.catacombs.state import CatacombsState, Hero
 
@@ -68,6 +69,7 @@ def apply_outcome(state: CatacombsState, hero: Hero, outcome: Outcome, cause: st
         relic_keepers_react(state, hero, outcome.relic_keepers)
 
 
+@rule("engine.poison")
 def poison(state: CatacombsState, hero: Hero, cause: str) -> None:
     """One poisoning: an antidote held cures it at once, otherwise it costs 1 health."""
     if hero.antidotes > 0:

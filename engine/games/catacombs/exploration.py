@@ -84,6 +84,7 @@ def tile_drawn(state: CatacombsState, t: dict, card: str) -> None:
 
 
 @options("rotate-tile")
+@rule("engine.tile-rotation")
 def rotate_options(state: CatacombsState, t: dict) -> list[Action]:
     """Turns that join the new tile to the edge the hero stands at (all four if none does)."""
     tile = state.data.tiles[t["tile"]]

@@ -309,6 +309,7 @@ def ghost_resist(state: CatacombsState, t: dict, value: int) -> None:
     "ghost.seize",
     "ghost.seized-trap",
     "ghost.possessed",
+    "engine.seized",
     status=PARTIAL,
     note="a seized hero loses a turn; no walk into traps, no possession",
 )

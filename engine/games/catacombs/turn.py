@@ -66,6 +66,7 @@ def end_turn(state: CatacombsState, t: dict, _: object) -> None:
 
 
 @task("new-round")
+@rule("engine.turn-bound")
 def new_round(state: CatacombsState, t: dict, _: object) -> None:
     from engine.games.catacombs.ending import check_end
 
