@@ -1,0 +1,143 @@
+"""Seed 004 (the haunted house): its numbers and rules, read from the resolved model."""
+
+from __future__ import annotations
+
+import pytest
+from packdata import entities, fact, plain
+
+PACK = "haunted-house"
+
+SEED_FACTS = [
+    # Item tokens.
+    ("item-token", "scenario_defined", True),
+    ("item-token", "transferable", True),
+    ("item-token", "droppable", True),
+    ("item-token", "stealable", True),
+    # Weapons.
+    ("weapons", "items", ["axe", "blood-dagger", "revolver", "spear", "sacrificial-dagger"]),
+    ("weapons", "for_defence", False),
+    ("weapons", "weapons_per_attack", 1),
+    ("weapons", "carry_limit", None),
+    ("weapons", "weapon_required", False),
+    ("axe", "attack_only", True),
+    ("revolver", "ranged", True),
+    # Companions and precedence.
+    ("companions", "items", ["dog", "girl", "madman"]),
+    ("dog", "has_traits", False),
+    ("girl", "follows_owner", True),
+    ("madman", "has_traits", False),
+    ("card-precedence", "precedence", "card-over-rulebook"),
+    # Dice.
+    ("dice-rolls", "rolls_per_turn", None),
+    ("dice-rolls", "same_check_per_turn", 1),
+    ("dice-rolls", "result", "pip-sum"),
+    # Damage.
+    ("physical-damage", "lowers", ["might", "speed"]),
+    ("physical-damage", "dice_per_damage", 1),
+    ("mental-damage", "lowers", ["sanity", "knowledge"]),
+    ("mental-damage", "dice_per_damage", 1),
+    ("might", "group", "physical"),
+    ("speed", "group", "physical"),
+    ("knowledge", "group", "mental"),
+    ("sanity", "group", "mental"),
+    # Trait rolls and tasks.
+    ("trait-roll", "dice_equal_trait", True),
+    ("trait-roll", "target_from", "check-description"),
+    ("trait-roll", "attack_is_trait_roll", False),
+    ("trait-roll-example", "trait", "sanity"),
+    ("trait-roll-example", "value", 4),
+    ("trait-roll-example", "dice", 4),
+    ("tasks", "task_rolls_per_turn", 1),
+    # Attack.
+    ("attack", "after_scenario_start", True),
+    ("attack", "attacks_per_turn", 1),
+    ("attack", "reach", "same-room"),
+    ("attack", "trait", "might"),
+    ("attack", "defender_same_trait", True),
+    ("attack", "damage", "difference"),
+    ("attack", "tie", "no-damage"),
+    ("attack", "needs_trait", True),
+    ("attack", "alternatives", ["steal"]),
+    ("attack", "scenario_action_same_turn", True),
+    ("attack-example", "roll", 6),
+    ("attack-example", "opponent_roll", 5),
+    ("attack-example", "damage", 1),
+    ("attack-example", "damage_type", "physical"),
+    ("stunned", "defeated_monster", "stunned"),
+    ("stunned", "stunned_defends", True),
+    ("stunned", "stunned_deals_damage", False),
+    ("stunned", "stunned_attackable", True),
+    # Special attacks.
+    ("ranged-attack", "reach", "line-of-fire"),
+    ("ranged-attack", "line_of_fire", "straight-through-open-doorways"),
+    ("ranged-attack", "loser_damaged", False),
+    ("ranged-attack", "monsters_may_use", True),
+    ("steal", "min_damage", 2),
+    ("steal", "damage_type", "physical"),
+    ("steal", "items_taken", 1),
+    ("steal", "only_transferable", True),
+    ("steal", "not_ranged", True),
+    # The fight example.
+    ("combat-example", "trait", "might"),
+    ("combat-example", "value", 4),
+    ("combat-example", "dice", 4),
+    ("combat-example", "roll", 5),
+    ("combat-example", "opponent_roll", 8),
+    ("combat-example", "damage", 3),
+    ("combat-example", "damage_type", "physical"),
+    ("combat-example", "losses.0", {"trait": "might", "amount": 2, "after": 3}),
+    ("combat-example", "losses.1", {"trait": "speed", "amount": 1, "after": 4}),
+]
+
+
+@pytest.mark.parametrize(("entity_id", "dotted", "expected"), SEED_FACTS)
+def test_seed_fact(entity_id: str, dotted: str, expected: object) -> None:
+    assert fact(PACK, entity_id, dotted) == expected
+
+
+def _of_kind(kind: str) -> list[dict]:
+    return [e for e in plain(PACK)["entities"] if e["kind"] == kind]
+
+
+def test_the_die_shows_zero_one_or_two_pips() -> None:
+    assert set(fact(PACK, "house-die", "faces")) == {0, 1, 2}
+
+
+def test_weapons_and_companions_match_their_categories() -> None:
+    items = _of_kind("house-item")
+    weapons = {e["id"] for e in items if e["category"] == "weapon"}
+    companions = {e["id"] for e in items if e["category"] == "companion"}
+    assert weapons == set(fact(PACK, "weapons", "items"))
+    assert companions == set(fact(PACK, "companions", "items"))
+    assert all(e.get("attack_only") for e in items if e["category"] == "weapon")
+    assert [e["id"] for e in items if e.get("ranged")] == fact(PACK, "ranged-attack", "items")
+
+
+def test_damage_lowers_the_traits_of_its_own_group() -> None:
+    by_id = entities(PACK)
+    for rule in ("physical-damage", "mental-damage"):
+        group = by_id[rule]["damage_type"]
+        assert {by_id[t]["group"] for t in by_id[rule]["lowers"]} == {group}
+    assert len(_of_kind("trait")) == 4
+
+
+def test_attack_examples_follow_the_difference_rule() -> None:
+    by_id = entities(PACK)
+    for example_id in ("attack-example", "combat-example"):
+        ex = by_id[example_id]
+        margin = ex["roll"] - ex["opponent_roll"]
+        assert ex["winner"] == ("attacker" if margin > 0 else "defender")
+        assert ex["damage"] == abs(margin)
+        assert ex["damage_type"] == by_id[ex["trait"]]["group"]
+
+
+def test_fight_example_splits_the_damage_over_physical_traits() -> None:
+    by_id = entities(PACK)
+    ex = by_id["combat-example"]
+    assert ex["dice"] == ex["value"]
+    assert sum(loss["amount"] for loss in ex["losses"]) == ex["damage"]
+    assert {loss["trait"] for loss in ex["losses"]} <= set(fact(PACK, "physical-damage", "lowers"))
+
+
+def test_trait_roll_example_rolls_the_trait_value() -> None:
+    assert fact(PACK, "trait-roll-example", "dice") == fact(PACK, "trait-roll-example", "value")
