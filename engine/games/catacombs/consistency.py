@@ -83,6 +83,14 @@ def achievable_totals(data: Catacombs, table: Table) -> set[int]:
     }
 
 
+def _near_row(table: Table, total: int) -> str:
+    """The row just after a missing total (or the last row): where the gap shows."""
+    for i, row in enumerate(table.rows):
+        if row.roll.low > total:
+            return f"rows.{i}.roll"
+    return f"rows.{len(table.rows) - 1}.roll" if table.rows else "rows"
+
+
 def check_tables(data: Catacombs) -> list[Finding]:
     out = []
     for table in sorted(data.tables.values(), key=lambda t: t.id):
@@ -96,7 +104,7 @@ def check_tables(data: Catacombs) -> list[Finding]:
                     f"({table.dice} + bonuses {sorted(table_bonuses(data, table))} + modifiers "
                     f"{sorted(table_adds(table))}) but no row covers them",
                     table.id,
-                    "rows",
+                    _near_row(table, uncovered[0]),
                 )
             )
         jackpot = table.modifier("jackpot") is not None
