@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import io
 import logging
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -15,6 +18,7 @@ MIME = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
         ".svg": "image/svg+xml", ".css": "text/css"}
 A4_LANDSCAPE = (841.8898, 595.2756)
 FIXED_DATE = "D:20000101000000+00'00'"
+SOURCE_DATE_EPOCH = "946684800"  # 2000-01-01
 
 
 class FolderFetcher(URLFetcher):
@@ -43,11 +47,27 @@ class FolderFetcher(URLFetcher):
         return URLFetcherResponse(url, path.read_bytes(), {"Content-Type": mime})
 
 
+@contextmanager
+def fixed_timestamps() -> Iterator[None]:
+    """fontTools stamps subset fonts with the current time unless SOURCE_DATE_EPOCH is set."""
+    old = os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ["SOURCE_DATE_EPOCH"] = SOURCE_DATE_EPOCH
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop("SOURCE_DATE_EPOCH", None)
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = old
+
+
 def html_to_pdf(html: str, roots: tuple[Path, ...], base: Path) -> bytes:
+    """The PDF of `html`; byte-identical for identical input (fixed dates, fixed font stamps)."""
     fetcher = FolderFetcher(roots)
     logging.getLogger("weasyprint").setLevel(logging.ERROR)
-    doc = weasyprint.HTML(string=html, base_url=str(base) + "/", url_fetcher=fetcher).render()
-    return doc.write_pdf()
+    with fixed_timestamps():
+        doc = weasyprint.HTML(string=html, base_url=str(base) + "/", url_fetcher=fetcher).render()
+        return doc.write_pdf()
 
 
 def _pad(reader: PdfReader) -> list[PageObject | None]:

@@ -86,14 +86,6 @@ def table_view(model: Model, e: Entity, lang: str) -> dict[str, Any]:
             "notes": notes}
 
 
-def _damage(block: Mapping[str, Any] | None, lang: str) -> str:
-    if not block or "damage" not in block:
-        return "—"
-    dmg = block["damage"]
-    return ", ".join(f"{number(v)} ({word(k, lang) if k != 'acid' else acid(lang)})"
-                     for k, v in dmg.items())
-
-
 def acid(lang: str) -> str:
     return {"ru": "кислота", "en": "acid"}[lang]
 
@@ -114,9 +106,12 @@ def monster_view(model: Model, e: Entity, lang: str, thumb: Path | None) -> dict
         shown = ", ".join(f"{number(v)} ({roll_range(k)})"
                           for k, v in e.get("health_by_players").items())
         lines.append({"label": word("health", lang), "normal": shown, "controlled": shown})
-    if "damage" in normal or "damage" in ctrl:
-        lines.append({"label": label("damage", lang), "normal": _damage(normal, lang),
-                      "controlled": _damage(ctrl, lang)})
+    kinds = list(dict.fromkeys([*(normal.get("damage") or {}), *(ctrl.get("damage") or {})]))
+    for kind in kinds:
+        name = acid(lang) if kind == "acid" else word(kind, lang)
+        lines.append({"label": f"{label('damage', lang)}: {name}",
+                      "normal": fmt((normal.get("damage") or {}).get(kind, "—"), model, lang),
+                      "controlled": fmt((ctrl.get("damage") or {}).get(kind, "—"), model, lang)})
     rewards = e.get("rewards") or {}
     return {
         "id": e.id,

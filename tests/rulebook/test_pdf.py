@@ -1,0 +1,190 @@
+"""The built rulebook PDF, read back with pypdf: outline, data tables, table of contents."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import pytest
+
+from pipeline.model import Model
+from tests.rulebook.conftest import Built, markdown_headings
+
+LANGS = ["ru", "en"]
+TOC_LINE = re.compile(r"^(.+?)\s*\.{3,}\s*(\d+)$")
+NUMBER = re.compile(r"\d+")
+DASH = str.maketrans({"–": "-", "−": "-"})
+
+
+def outline_titles(outline: list) -> list[str]:
+    titles = []
+    for item in outline:
+        if isinstance(item, list):
+            titles += outline_titles(item)
+        else:
+            titles.append(item.title)
+    return titles
+
+
+def top_level_titles(outline: list) -> list[str]:
+    return [item.title for item in outline if not isinstance(item, list)]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_outline_has_every_chapter_and_section(books: dict[str, Built], lang: str) -> None:
+    outline = books[lang].reader.outline
+    chapters = markdown_headings(lang, 1)
+    assert len(chapters) >= 8
+    top = top_level_titles(outline)
+    for title in chapters:
+        assert title in top, f"chapter {title!r} has no top-level bookmark"
+    everything = outline_titles(outline)
+    for title in markdown_headings(lang, 2):
+        assert title in everything, f"section {title!r} has no bookmark"
+
+
+def toc_entries(book: Built) -> tuple[list[tuple[str, int]], int]:
+    """(title, printed page) for every ToC line, and the last ToC page."""
+    entries: list[tuple[str, int]] = []
+    last = 0
+    for page in range(2, 6):
+        found = [TOC_LINE.match(line) for line in book.lines(page)]
+        found = [m for m in found if m]
+        if not found:
+            break
+        entries += [(m.group(1).strip(), int(m.group(2))) for m in found]
+        last = page
+    return entries, last
+
+
+def real_page(book: Built, title: str, start: int) -> int | None:
+    """The first page from `start` on whose text has `title` as a whole line."""
+    for page in range(start, len(book.texts) + 1):
+        lines = book.lines(page)
+        joined = [a + " " + b for a, b in itertools.pairwise(lines)]
+        if title in lines or title in joined:
+            return page
+    return None
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_contents_page_numbers_are_the_real_ones(books: dict[str, Built], lang: str) -> None:
+    book = books[lang]
+    entries, last_toc = toc_entries(book)
+    titles = [t for t, _ in entries]
+    for chapter in markdown_headings(lang, 1):
+        assert chapter in titles, f"chapter {chapter!r} missing from the contents"
+    assert len(entries) >= 30
+    start = last_toc + 1
+    for title, printed in entries:  # in book order: each heading is at or after the previous
+        found = real_page(book, title, start)
+        start = found or start
+        assert found == printed, f"{title!r}: contents say p. {printed}, heading is on p. {found}"
+        assert book.lines(printed)[-1] == str(printed), "the page number is printed in the footer"
+
+
+def _page_with(book: Built, needle: str) -> int:
+    for n, text in enumerate(book.texts, start=1):
+        if needle in text:
+            return n
+    raise AssertionError(f"{needle!r} not found in the {book.lang} rulebook")
+
+
+def _numbers(value) -> list[int]:
+    """Every integer in an exported value, in order (bools and strings skipped)."""
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, int):
+        return [value]
+    if isinstance(value, dict):
+        return [n for v in value.values() for n in _numbers(v)]
+    if isinstance(value, list):
+        return [n for v in value for n in _numbers(v)]
+    return []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_treasure_table_equals_the_exported_model(books: dict[str, Built], model: Model,
+                                                  lang: str) -> None:
+    plain = {e["id"]: e for e in model.to_plain()["entities"]}
+    table = plain["treasure-table"]
+    caption = table["name"][lang]
+    book = books[lang]
+    lines = [ln.translate(DASH) for ln in book.lines(_page_with(book, caption))]
+    for row in table["rows"]:
+        matching = [ln for ln in lines if ln.startswith(row["roll"] + " ")]
+        assert matching, f"row {row['roll']} is not in the printed table"
+        printed = [int(n) for n in NUMBER.findall(matching[0][len(row["roll"]):])]
+        assert printed == _numbers(row["result"]), f"row {row['roll']}: {matching[0]!r}"
+
+
+STAT_LABELS = {"ru": {"speed": "Скорость", "health": "Здоровье", "damage": "Урон"},
+               "en": {"speed": "Speed", "health": "Health", "damage": "Damage"}}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_monster_stats_equal_the_exported_model(books: dict[str, Built], model: Model,
+                                                lang: str) -> None:
+    book = books[lang]
+    labels = STAT_LABELS[lang]
+    monsters = [e for e in model.to_plain()["entities"] if e["kind"] == "monster"]
+    assert len(monsters) == 7
+    for monster in monsters:
+        name = monster["name"][lang]
+        block = _stat_block(book, name, labels["speed"])
+        normal, controlled = monster["stats"], monster.get("controlled", {})
+        for stat in ("speed", "health"):
+            if stat in normal:
+                expected = [normal[stat], controlled.get(stat, normal[stat])]
+                assert _row(block, labels[stat]) == expected, f"{name} {stat}"
+        damage = normal.get("damage", {})
+        printed = [[int(n) for n in NUMBER.findall(ln)] for ln in block
+                   if ln.startswith(labels["damage"] + ":")]
+        assert len(printed) == len(damage), f"{name}: one damage row per kind of damage"
+        for row, kind in zip(printed, damage, strict=True):
+            expected = [damage[kind], controlled.get("damage", {}).get(kind, damage[kind])]
+            assert row == expected, f"{name} damage ({kind})"
+        if "health_by_players" in monster:
+            printed = _row(block, labels["health"])
+            for players, health in monster["health_by_players"].items():
+                assert health in printed and int(players) in printed
+
+
+def _stat_block(book: Built, name: str, first_label: str) -> list[str]:
+    """The lines after the block's title line (the monster's name followed by the table head)."""
+    for page in range(1, len(book.texts) + 1):
+        lines = book.lines(page)
+        for i, line in enumerate(lines[:-2]):
+            if line == name and any(ln.startswith(first_label + " ") for ln in lines[i:i + 4]):
+                return lines[i:i + 10]
+    raise AssertionError(f"no stat block for {name}")
+
+
+def _row(block: list[str], label: str) -> list[int]:
+    line = next(ln for ln in block if ln.startswith(label))
+    return [int(n) for n in NUMBER.findall(line[len(label):])]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_cross_references_print_real_page_numbers(books: dict[str, Built], lang: str) -> None:
+    book = books[lang]
+    word = {"ru": "см. с.", "en": "see p."}[lang]
+    text = "\n".join(book.texts)
+    pages = [int(p) for p in re.findall(re.escape(word) + r"\s*(\d+)", text)]
+    assert len(pages) >= 20
+    assert all(1 <= p <= len(book.texts) for p in pages)
+    assert "{{" not in text and "{%" not in text
+
+
+def test_both_languages_have_the_same_structure(books: dict[str, Built]) -> None:
+    ru, en = books["ru"].reader.outline, books["en"].reader.outline
+    assert len(outline_titles(ru)) == len(outline_titles(en))
+    assert markdown_headings("ru", 2) != markdown_headings("en", 2)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_pages_are_a5_and_metadata_is_fixed(books: dict[str, Built], lang: str) -> None:
+    reader = books[lang].reader
+    box = reader.pages[0].mediabox
+    assert (round(float(box.width) / 72 * 25.4), round(float(box.height) / 72 * 25.4)) == (148, 210)
+    assert reader.metadata["/CreationDate"].startswith("D:2000")

@@ -1,0 +1,141 @@
+"""The rulebook's parts on their own: scanning, values, booklet order, the fetcher."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader, PdfWriter
+
+from pipeline.rulebook import book as bk
+from pipeline.rulebook import find_thumbnails
+from pipeline.rulebook.pdf import FolderFetcher, booklet, booklet_order
+from pipeline.rulebook.source import Chapter, scan
+from pipeline.rulebook.values import faces, plural
+from tests.rulebook.conftest import PACK
+
+
+def _chapter(text: str) -> Chapter:
+    return Chapter(Path("x.md"), "x.md", "en", 1, "x", text)
+
+
+def test_scan_finds_references_with_their_place() -> None:
+    text = '# T\n\nA {{ stat("zombie", "stats.speed") }} and {{see("a")}}.'
+    refs, problems = scan(_chapter(text))
+    assert problems == []
+    second = text.splitlines()[2].index("{{see") + 1
+    assert [(r.name, r.args, r.span.line, r.span.col) for r in refs] == [
+        ("stat", ("zombie", "stats.speed"), 3, 3),
+        ("see", ("a",), 3, second),
+    ]
+
+
+@pytest.mark.parametrize("line, message", [
+    ("{{ stat(zombie) }}", "quoted strings or numbers"),
+    ("{{ stat('a', x=1) }}", "no keywords"),
+    ("{{ 1 + 2 }}", "a call"),
+    ("{{ stat('a' }}", "not a valid reference"),
+    ("text {% if", "stray '{%'"),
+    ("open {{ stat('a')", "stray '{{'"),
+])
+def test_scan_reports_bad_references(line: str, message: str) -> None:
+    refs, problems = scan(_chapter("# T\n" + line))
+    assert refs == []
+    assert len(problems) == 1 and message in problems[0].message
+    assert problems[0].span.line == 2
+
+
+def test_values_in_words() -> None:
+    assert faces([5, 6], "ru") == "5–6"
+    assert faces([1, 3], "en") == "1, 3"
+    assert [plural(n, "treasures", "ru") for n in (1, 2, 5, 11, 21)] == [
+        "1 сокровище", "2 сокровища", "5 сокровищ", "11 сокровищ", "21 сокровище"]
+    assert plural(1, "treasures", "en") == "1 treasure"
+
+
+@pytest.mark.parametrize("n", [4, 8, 12, 48])
+def test_booklet_order_uses_every_page_once(n: int) -> None:
+    sides = booklet_order(n)
+    assert len(sides) == n // 2
+    assert sorted(p for side in sides for p in side) == list(range(n))
+    assert all(a + b == n - 1 for a, b in sides)  # facing pages of one fold
+    assert sides[0] == (n - 1, 0)  # the outer sheet holds the back and front covers
+
+
+def test_booklet_is_two_up_a4_landscape_padded_to_four(books) -> None:
+    source = books["en"].pdf.read_bytes()
+    pages = len(PdfReader(io.BytesIO(source)).pages)
+    # drop one page so that padding is needed
+    writer = PdfWriter(clone_from=io.BytesIO(source))
+    writer.remove_page(len(writer.pages) - 1)
+    trimmed = io.BytesIO()
+    writer.write(trimmed)
+    out = PdfReader(io.BytesIO(booklet(trimmed.getvalue())))
+    padded = -(-(pages - 1) // 4) * 4
+    assert len(out.pages) == padded // 2
+    box = out.pages[0].mediabox
+    assert round(float(box.width)) == 842 and round(float(box.height)) == 595
+    first = out.pages[0].extract_text()
+    assert "Relic Press" in first  # the cover is on the first printed side
+
+
+def test_builds_are_byte_identical(model, books, tmp_path: Path) -> None:
+    again = bk_build(model, tmp_path)
+    assert again == books["ru"].pdf.read_bytes()
+
+
+def bk_build(model, out: Path) -> bytes:
+    from pipeline.rulebook import build_rulebook
+
+    return build_rulebook(model, "ru", out)[0].read_bytes()
+
+
+def test_fetcher_serves_only_allowed_folders(tmp_path: Path) -> None:
+    allowed = tmp_path / "assets"
+    allowed.mkdir()
+    (allowed / "a.png").write_bytes(b"\x89PNG")
+    (tmp_path / "secret.png").write_bytes(b"\x89PNG")
+    (allowed / "link.png").symlink_to(tmp_path / "secret.png")
+    fetcher = FolderFetcher((allowed,))
+    assert fetcher.fetch((allowed / "a.png").as_uri()).read() == b"\x89PNG"
+    for url in ((tmp_path / "secret.png").as_uri(), (allowed / "link.png").as_uri(),
+                (allowed / ".." / "secret.png").as_uri(), "https://example.com/a.png",
+                "file:///etc/passwd", "data:image/png;base64,AAAA"):
+        with pytest.raises(ValueError):
+            fetcher.fetch(url)
+    assert len(fetcher.refused) == 6
+
+
+def test_thumbnails_are_found_by_entity_id(model, tmp_path: Path) -> None:
+    (tmp_path / "cards").mkdir()
+    (tmp_path / "cards" / "zombie-front.png").write_bytes(b"x")
+    (tmp_path / "cards" / "zombie-back.png").write_bytes(b"x")
+    (tmp_path / "ghost.png").write_bytes(b"x")
+    (tmp_path / "nobody.png").write_bytes(b"x")
+    found = find_thumbnails(model, tmp_path)
+    assert found == {"zombie": tmp_path / "cards" / "zombie-front.png",
+                     "ghost": tmp_path / "ghost.png"}
+
+
+REF = re.compile(r"\{\{.*?\}\}|\{#[a-z0-9-]+\}")
+LIST_MARK = re.compile(r"^\s*\d+\.\s")
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_no_number_is_typed_in_the_prose(lang: str) -> None:
+    """Every number in the rules comes from a data reference (list numbering aside)."""
+    for path in sorted((PACK / "rules" / lang).glob("*.md")):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            bare = LIST_MARK.sub("", REF.sub("", line))
+            assert not re.search(r"\d", bare), f"{path.name}:{n}: a typed number: {line!r}"
+
+
+def test_translation_gaps_are_reported(pack_copy: Path) -> None:
+    (pack_copy / "rules" / "en" / "09-end.md").unlink()
+    books = bk.books_for(pack_copy, ["ru", "en"])
+    gaps = bk.translation_gaps(pack_copy, books, "ru")
+    assert any("09-end.md has no en translation" in d.message for d in gaps)
+    assert not any("09-end" in d.message for d in bk.translation_gaps(
+        PACK, bk.books_for(PACK, ["ru", "en"]), "ru"))
