@@ -19,6 +19,7 @@ class HeuristicBot:
 
     def __init__(self, seed: int):
         self.rng = Rng(seed)
+        self._distances: dict[tuple, dict[Pos, int]] = {}
 
     def choose(self, state: CatacombsState) -> Action:
         actions = state.legal_actions()
@@ -27,11 +28,20 @@ class HeuristicBot:
         if state.queue and state.queue[0]["t"] == "decide":
             return self._decide(state, actions)
         hero = state.heroes[state.current_player]
-        dist = goal_distances(state, hero)
+        dist = self._goal_distances(state, hero)
         scored = [(self._score(state, hero, a, dist), i) for i, a in enumerate(actions)]
         best = max(s for s, _ in scored)
         top = [i for s, i in scored if s == best]
         return actions[top[self.rng.below(len(top))]]
+
+    def _goal_distances(self, state: CatacombsState, hero: Hero) -> dict[Pos, int]:
+        key = goal_signature(state, hero)
+        dist = self._distances.get(key)
+        if dist is None:
+            if len(self._distances) > 64:
+                self._distances.clear()
+            dist = self._distances[key] = _goal_distances(state, hero)
+        return dist
 
     # ----- decisions ------------------------------------------------------------------------
     def _decide(self, state: CatacombsState, actions: list[Action]) -> Action:
@@ -75,6 +85,8 @@ class HeuristicBot:
             )
         if kind == "befriend":
             return 10
+        if kind == "use":
+            return 75 if hero.hp < hero.max_hp - 1 or hero.speed_set is not None else -5
         if kind in ("explore", "far-explore"):
             return 50 if not hero.artifact else -1
         if kind in ("jump", "swim", "jump-trap", "move"):
@@ -154,6 +166,33 @@ def _threat_at(state: CatacombsState, pos: Pos) -> int:
     return total
 
 
+def goal_signature(state: CatacombsState, hero: Hero) -> tuple:
+    """What the goals depend on: the layout, the loot and artifact left, the hero's burden."""
+    live = []
+    for key in sorted(state.tiles):
+        for f in state.tiles[key].features:
+            if f["type"] in LOOT_FEATURES or f["type"] in ("artifact", "door"):
+                live.append(
+                    (
+                        key,
+                        f.get("uid"),
+                        f.get("state", ""),
+                        f.get("moved"),
+                        f.get("known_locked"),
+                        f.get("open"),
+                    )
+                )
+    layout = tuple((k, t.tile, t.rotation) for k, t in sorted(state.tiles.items()))
+    return (
+        layout,
+        tuple(live),
+        hero.artifact,
+        tuple(state.hatch),
+        tiles_left(state),
+        tuple(hero.studied),
+    )
+
+
 def goal_distances(state: CatacombsState, hero: Hero) -> dict[Pos, int]:
     """Walking distance from every cell to the hero's current goal (multi-source BFS)."""
     return state.memo(("goals", hero.seat), lambda: _goal_distances(state, hero))
@@ -172,7 +211,7 @@ def _goals(state: CatacombsState, hero: Hero) -> list[Pos]:
     for key, tile in state.tiles.items():
         tx, ty = (int(v) for v in key.split(","))
         for f in tile.features:
-            if f["type"] in LOOT_FEATURES and f.get("state", "closed") in ("closed", "sealed"):
+            if _worth_visiting(state, hero, f):
                 goals.append((tx, ty, *tile.center()))
         if tiles_left(state):
             for side in board.tile_sides_open((tx, ty)):
@@ -181,9 +220,52 @@ def _goals(state: CatacombsState, hero: Hero) -> list[Pos]:
     return goals or [tuple(state.hatch)]
 
 
+def _worth_visiting(state: CatacombsState, hero: Hero, f: dict) -> bool:
+    """Loot the hero can still do something with."""
+    kind = f["type"]
+    if kind == "cache":
+        return True
+    if kind == "sarcophagus":
+        return f.get("state", "closed") in ("closed", "sealed")
+    if kind == "statue":
+        if f.get("moved"):
+            return False
+        keeper = state.data.characters[hero.character].relic_keeper
+        return not keeper or f["uid"] not in hero.studied
+    return False
+
+
+def _stuck_cells(state: CatacombsState, hero: Hero) -> set[Pos]:
+    """Cells this hero cannot get through: locked doors it cannot force, traps too long to
+    jump, crevices it cannot surely jump or swim."""
+    from engine.games.catacombs.checks_util import may_try
+    from engine.games.catacombs.crevices import jump_length, jump_needed
+
+    force = may_try(state, hero, state.data.check("locked-door", "force"))
+    jump = state.data.check("crevice-horizontal", "jump")
+    speed = state.stat(hero, "speed")
+    out = set()
+    for key, tile in state.tiles.items():
+        tx, ty = (int(v) for v in key.split(","))
+        for f in tile.features:
+            if f["type"] == "door" and f.get("known_locked") and not f.get("open") and not force:
+                out.add((tx, ty, f["cell"][0], f["cell"][1]))
+            if f["type"] == "crevice" and f.get("orientation") == "horizontal":
+                sure = jump is not None and jump_length(state, hero, jump) >= jump_needed(jump, f)
+                if not sure and f.get("depth") != "water":
+                    out |= {(tx, ty, c, r) for c, r in f.get("cells", [])}
+        for trap_id, c, r in tile.traps:
+            trap = state.data.traps.get(trap_id)
+            if trap is not None and trap.jumpable and speed < min(n for _, n in trap.jump):
+                out.add((tx, ty, c, r))
+    return out
+
+
 def _goal_distances(state: CatacombsState, hero: Hero) -> dict[Pos, int]:
-    """Doors count as passable here: the bot walks up to them and opens them."""
+    """Doors count as passable here (the bot walks up to them and opens them), except locked
+    ones the hero cannot force."""
     graph = steps_graph(state)
+    stuck = _stuck_cells(state, hero)
     dist: dict[Pos, int] = {}
     queue: deque[Pos] = deque()
     for g in _goals(state, hero):
@@ -193,7 +275,7 @@ def _goal_distances(state: CatacombsState, hero: Hero) -> dict[Pos, int]:
     while queue:
         pos = queue.popleft()
         for nxt, _ in graph.get(pos, ()):
-            if nxt not in dist:
+            if nxt not in dist and nxt not in stuck:
                 dist[nxt] = dist[pos] + 1
                 queue.append(nxt)
     return dist

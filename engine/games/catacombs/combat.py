@@ -203,3 +203,31 @@ def reward(state: CatacombsState, t: dict, action: Action) -> None:
     hero = state.heroes[t["seat"]]
     bundle = state.data.monsters[t["monster"]].rewards[int(action.get("option"))]
     state.gain(hero, bundle, f"killing a {t['monster']}")
+
+
+@actions_of
+def use_actions(state: CatacombsState, hero: Hero) -> list[Action]:
+    """Healing items a hurt hero may use."""
+    if not hero.active or hero.hp >= hero.max_hp:
+        return []
+    out = []
+    for item_id in sorted(set(hero.items)):
+        item = state.data.items.get(item_id)
+        if item is not None and item.heal:
+            out.append(Action.of("use", item=item_id))
+    return out
+
+
+@handles("use")
+@rule("engine.healing")
+def do_use(state: CatacombsState, hero: Hero, action: Action) -> int:
+    """A healing item restores its health (up to the board's); full health mends a broken leg;
+    single-use items are discarded."""
+    item = state.data.items[action.get("item")]
+    hero.hp = min(hero.max_hp, hero.hp + item.heal)
+    if hero.hp >= hero.max_hp:
+        hero.speed_set = None
+    if item.single_use:
+        hero.items.remove(item.id)
+    state.log(f"{hero.character} uses {item.id}, health {hero.hp}")
+    return 1

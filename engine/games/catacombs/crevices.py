@@ -118,7 +118,15 @@ def jump_luck(state: CatacombsState, t: dict, value: int) -> None:
         return
     helper = helping_hand(state, hero, parse_pos(t["to"]))
     if helper is not None:
-        state.push("roll", "helping-hand", dice="d6", helper=helper.seat, **t)
+        state.push(
+            "roll",
+            "helping-hand",
+            dice="d6",
+            helper=helper.seat,
+            seat=t["seat"],
+            crevice=t["crevice"],
+            to=t["to"],
+        )
         return
     fall(state, hero, t)
 

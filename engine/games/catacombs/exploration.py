@@ -9,7 +9,7 @@ from engine.games.catacombs.board import Placed, neighbour_slot, place, slot_key
 from engine.games.catacombs.board import turn_side as rotate_side
 from engine.games.catacombs.checks_util import apply_outcome
 from engine.games.catacombs.data import Tile
-from engine.games.catacombs.movement import can_move, parse_pos, pos_key, reachable
+from engine.games.catacombs.movement import can_move, frontier, parse_pos, pos_key, reachable
 from engine.games.catacombs.registry import actions_of, handles, options, task
 from engine.games.catacombs.state import CatacombsState, Hero
 
@@ -32,11 +32,12 @@ def explore_actions(state: CatacombsState, hero: Hero) -> list[Action]:
     if not can_move(hero) or state.round == 1 or not tiles_left(state):
         return []
     board = state.board
-    out = [Action.of("explore", side=s) for s in board.open_sides(hero.pos)]
-    for pos in sorted(reachable(state, hero)):
+    edges = frontier(state)
+    out = [Action.of("explore", side=s) for s in edges.get(hero.pos, ())]
+    for pos in sorted(p for p in reachable(state, hero) if p in edges):
         if not state.tile_of(pos).visited:
             continue
-        for side in board.open_sides(pos):
+        for side in edges[pos]:
             out.append(Action.of("move", to=pos_key(pos), explore=side))
     if far_seeing(state, hero):
         slot = (hero.pos[0], hero.pos[1])

@@ -89,6 +89,39 @@ def steps_graph(state: CatacombsState) -> dict[Pos, list[tuple[Pos, str | None]]
     return graph
 
 
+def _layout_sig(state: CatacombsState) -> tuple:
+    return tuple((k, t.tile, t.rotation) for k, t in sorted(state.tiles.items()))
+
+
+def frontier(state: CatacombsState) -> dict[Pos, list[str]]:
+    """Cells on an exit that opens onto an empty place, with those sides (cached by layout)."""
+    sig = ("frontier", _layout_sig(state))
+    cells = _GRAPHS.get(sig)
+    if cells is None:
+        board = state.board
+        cells = {}
+        for pos in steps_graph(state):
+            sides = board.open_sides(pos)
+            if sides:
+                cells[pos] = sides
+        _remember(sig, cells)
+    return cells
+
+
+def cell_traps(state: CatacombsState) -> dict[Pos, str]:
+    """Open traps by cell (cached by layout)."""
+    sig = ("traps", _layout_sig(state))
+    traps = _GRAPHS.get(sig)
+    if traps is None:
+        traps = {}
+        for key, tile in state.tiles.items():
+            tx, ty = (int(v) for v in key.split(","))
+            for trap_id, c, r in tile.traps:
+                traps[(tx, ty, c, r)] = trap_id
+        _remember(sig, traps)
+    return traps
+
+
 def walk_graph(state: CatacombsState) -> dict[Pos, list[tuple[Pos, str | None]]]:
     """Steps a hero may take, ignoring monsters: no closed doors, crevices or jump-only traps."""
     sig = ("walk", *_signature(state))
@@ -137,6 +170,11 @@ def _reachable(state: CatacombsState, hero: Hero) -> dict[Pos, tuple[int, bool]]
     budget = move_budget(state, hero)
     graph = walk_graph(state)
     awake = {p.pos for p in state.pieces if p.alive and p.awake}
+    traps = cell_traps(state)
+    visited = {}
+    for key, tile in state.tiles.items():
+        tx, ty = (int(v) for v in key.split(","))
+        visited[(tx, ty)] = tile.visited
     best: dict[Pos, tuple[int, bool]] = {start: (0, False)}
     heap: list[tuple[int, Pos, bool]] = [(0, start, False)]
     first_round = state.round == 1
@@ -144,7 +182,7 @@ def _reachable(state: CatacombsState, hero: Hero) -> dict[Pos, tuple[int, bool]]
         cost, pos, squeezed = heapq.heappop(heap)
         if best.get(pos, (10**9, False))[0] < cost:
             continue
-        if pos != start and _stops_here(state, hero, pos, squeezed):
+        if pos != start and _stops_here(state, pos, squeezed, traps, visited):
             continue
         for nxt, side in graph.get(pos, ()):
             if first_round and (nxt[0], nxt[1]) != (start[0], start[1]):
@@ -152,7 +190,7 @@ def _reachable(state: CatacombsState, hero: Hero) -> dict[Pos, tuple[int, bool]]
             if nxt in awake:
                 continue
             step = 1
-            trap_id = state.tile_of(nxt).trap_at(nxt[2], nxt[3])
+            trap_id = traps.get(nxt)
             if trap_id is not None and not neutralized(state, hero, trap_id):
                 step -= state.data.traps[trap_id].speed if trap_id in state.data.traps else 0
             total = cost + step
@@ -182,10 +220,12 @@ def _static_blocked(state: CatacombsState, pos: Pos) -> bool:
     return False
 
 
-def _stops_here(state: CatacombsState, hero: Hero, pos: Pos, squeezed: bool) -> bool:
-    if squeezed or not state.tile_of(pos).visited:
+def _stops_here(
+    state: CatacombsState, pos: Pos, squeezed: bool, traps: dict, visited: dict
+) -> bool:
+    if squeezed or not visited[(pos[0], pos[1])]:
         return True
-    trap_id = state.tile_of(pos).trap_at(pos[2], pos[3])
+    trap_id = traps.get(pos)
     if trap_id is None:
         return False
     trap = state.data.traps.get(trap_id)

@@ -46,7 +46,8 @@ def begin_turn(state: CatacombsState) -> None:
     if first_round(state):
         state.actions_left = first_turn_actions(state)
         return
-    extra = 1 if state.data.characters[hero.character].has("extra-action") else 0
+    ability = state.data.characters[hero.character].ability("extra-action")
+    extra = (ability.amount or 1) if ability is not None else 0
     state.actions_left = actions_per_turn(state) + extra
 
 
