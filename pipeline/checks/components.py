@@ -7,7 +7,8 @@
   after the characters' starting items are taken out; decks laid out whole are not empty;
 - relationships: one title per pair of characters, n·(n−1)/2 in all, each starting at one of the
   pair's attitudes; every character has an attitude towards every other one;
-- tiles: the tokens and cards their icons call for exist in sufficient number.
+- tiles: the tokens and cards their icons call for exist in sufficient number, and the event deck
+  holds a card for every tile placed after the first (every new tile draws an event).
 
 Every part is skipped when the pack has none of the kinds it concerns.
 """
@@ -274,6 +275,22 @@ def check_icons(model: Model, most: int) -> Iterator[Diagnostic]:
             )
 
 
+def check_events(model: Model) -> Iterator[Diagnostic]:
+    placed = sum(t.count for t in model.of_kind("tile") if t.get("type") in ("labyrinth", "final"))
+    for deck in model.of_kind("deck"):
+        if deck.get("type") != "event" or placed < 2:
+            continue
+        cards = sum(e.count for e in model.entities if e.get("deck") == deck.id)
+        if cards < placed - 1:
+            yield error(
+                "event-deck-short",
+                f"{placed} tiles draw {placed - 1} event cards (the first tile draws none), "
+                f"but '{deck.id}' holds {cards}",
+                deck.span,
+                f"add {placed - 1 - cards} event card(s)",
+            )
+
+
 def monster_copies(e: Entity, players: int) -> int:
     """Cards of an entity in play at `players` (monsters by player count, else all copies)."""
     by_players = e.get("by_players")
@@ -296,4 +313,5 @@ def check(model: Model) -> Iterable[Diagnostic]:
         out += check_shop(model, rule, most)
     out += check_relationships(model)
     out += check_icons(model, most)
+    out += check_events(model)
     return out

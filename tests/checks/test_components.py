@@ -110,7 +110,7 @@ def write_pack(root: Path, files: dict[str, str], players: str = "{min: 1, max: 
     (pack / "pack.yaml").write_text(
         "id: mini-pack\ntitle: {ru: Мини, en: Mini}\nlanguages: [ru, en]\n"
         f"players: {players}\nprint: {{components: {{monster: {{}}, character: {{}}, "
-        "relationship: {}, tile: {}, token: {}}}\n",
+        "relationship: {}, tile: {}, token: {}, card: {}}}\n",
         encoding="utf-8",
     )
     for name, text in files.items():
@@ -208,3 +208,20 @@ def test_icons_need_their_tokens(tmp_path: Path) -> None:
     [diag] = analyze(pack).diagnostics
     assert diag.code == "icon-components-short"
     assert "2 'statue' icon(s)" in diag.message and "1 'statue' tokens" in diag.message
+
+
+def test_every_placed_tile_needs_an_event_card(tmp_path: Path) -> None:
+    tiles = "".join(
+        f"- {{id: t{n}, kind: tile, name: {{ru: П, en: T}}, type: labyrinth, "
+        "grid: {cols: 1, rows: 1}}\n"
+        for n in range(4)
+    )
+    deck = (
+        "- {id: events, kind: deck, name: {ru: С, en: E}, cards: card, type: event}\n"
+        "- {id: calm, kind: card, count: 2, deck: events, name: {ru: Т, en: C}, "
+        "text: {ru: Тихо., en: Calm.}}\n"
+    )
+    pack = write_pack(tmp_path, {"tiles.yaml": tiles, "cards.yaml": deck})
+    [diag] = analyze(pack).diagnostics
+    assert diag.code == "event-deck-short"
+    assert "4 tiles draw 3 event cards" in diag.message and "holds 2" in diag.message
