@@ -86,6 +86,7 @@ SEED_FACTS = [
     ("heroes", "per_level", {"health": 1, "ability_points": 1}),
     ("heroes", "dies_at_zero_health", True),
     ("heroes", "uses_per_fight", 1),
+    ("heroes", "uses_outside_fight", "while-points-remain"),
     ("heroes", "level_cost_base", 5),
     ("heroes", "level_up_when", "end-of-turn"),
     ("heroes", "revive_by_level", True),
