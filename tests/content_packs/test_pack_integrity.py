@@ -12,7 +12,7 @@ from packdata import CONTENT, MISSING, PACKS, ROOT, entities, lookup
 
 from pipeline import cli
 from pipeline.loader import load_yaml
-from pipeline.schemas import REF_KEYWORD, SCHEMA_DIR
+from pipeline.schemas import CATALOGUE, REF_KEYWORD, SCHEMA_DIR
 
 PROJECT_KINDS = {p.stem for p in (SCHEMA_DIR / "kinds").glob("*.json")}
 PACK_SCHEMAS = sorted(p for pack in PACKS for p in (CONTENT / pack / "schemas").rglob("*.json"))
@@ -165,3 +165,12 @@ def test_no_names_from_published_games(pack: str) -> None:
         if path.is_file():
             body = path.read_text("utf-8")
             assert not [n for n in FOREIGN_NAMES if n in body], path.relative_to(ROOT)
+
+
+@pytest.mark.parametrize("pack", PACKS)
+def test_the_packs_kinds_come_from_the_pack_alone(pack: str) -> None:
+    """The loader knows these kinds only through the pack's own schemas folder."""
+    used = {e["kind"] for e in entities(pack).values()}
+    local = {p.stem for p in (CONTENT / pack / "schemas" / "kinds").glob("*.json")}
+    assert used <= local
+    assert not (used - {"table"}) & set(CATALOGUE.kinds)
