@@ -174,3 +174,35 @@ def test_the_packs_kinds_come_from_the_pack_alone(pack: str) -> None:
     local = {p.stem for p in (CONTENT / pack / "schemas" / "kinds").glob("*.json")}
     assert used <= local
     assert not (used - {"table"}) & set(CATALOGUE.kinds)
+
+
+def _formats(pack: str) -> set[str]:
+    names: set[str] = set()
+    for path in (
+        ROOT / "templates" / "print" / "formats.yaml",
+        CONTENT / pack / "print" / "formats.yaml",
+    ):
+        if path.exists():
+            names |= set(load_yaml(path).data["formats"])
+    return names
+
+
+@pytest.mark.parametrize("pack", PACKS)
+def test_print_profile_names_real_formats_and_templates(pack: str) -> None:
+    profile = load_yaml(CONTENT / pack / "pack.yaml").data["print"]
+    schema = {"$ref": "relic://schemas/print/profile.json"}
+    validator = Draft7Validator(schema, registry=CATALOGUE.registry)
+    assert [e.message for e in validator.iter_errors(profile)] == []
+    cards = ROOT / "templates" / "cards"
+    for spec in profile["components"].values():
+        assert spec["format"] in _formats(pack)
+        assert (cards / f"{spec['template']}.html.j2").exists()
+        backs = [spec.get("back")] + [v.get("back") for v in spec.get("variants", [])]
+        assert all((cards / "backs" / f"{b}.html.j2").exists() for b in backs if b)
+
+
+def test_every_treasure_token_prints_its_hidden_side() -> None:
+    treasure = [e for e in entities("tunnels").values() if "hidden_side" in e]
+    assert treasure and all(e["hidden"]["text"]["en"] for e in treasure)
+    fronts = {(e["name"]["en"], e["text"]["en"]) for e in treasure}
+    assert len(fronts) == 1, "the loot must not be told apart from the decoys by its front"
