@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+import unicodedata
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -117,15 +118,17 @@ def check_fonts(model: Model, profile: Profile, components: Components) -> None:
         raise RelicError([error("missing-font", str(exc), model.pack.manifest.span(("print",)),
                                 hint="install the font or set print.fonts in pack.yaml")]) from exc
     problems: list[Diagnostic] = []
-    seen: set[tuple[str, str, str]] = set()
-    for face in components.faces.values():
-        text = [face.context]
-        for font in fonts:
-            for ch in missing_glyphs(font, text):
-                key = (face.entity_id, font.family, ch)
-                if key in seen:
+    every = {ch for face in components.faces.values() for ch in face.context}
+    for font in fonts:
+        missing = set(missing_glyphs(font, every))
+        if not missing:
+            continue
+        reported: set[tuple[str, str]] = set()
+        for face in components.faces.values():
+            for ch in sorted(missing & set(face.context)):
+                if (face.entity_id, ch) in reported:
                     continue
-                seen.add(key)
+                reported.add((face.entity_id, ch))
                 problems.append(_diagnostic(
                     model, face.entity_id, "missing-glyph",
                     f"character {ch!r} (U+{ord(ch):04X}) has no glyph in font {font.family} "
@@ -141,7 +144,10 @@ def charset(components: Components) -> str:
         chars.update(face.context)
     for path in (PROJECT_ROOT / "templates" / "cards").rglob("*.j2"):
         chars.update(path.read_text(encoding="utf-8"))
-    return "".join(sorted(ch for ch in chars if ch.isprintable() and not ch.isspace()))
+    chars |= {c for ch in chars for c in ch.upper() + ch.lower()}  # text-transform, |lower
+    # every non-control character, spaces included (a batch whose titles have no space would
+    # otherwise embed a different subset)
+    return "".join(sorted(ch for ch in chars if unicodedata.category(ch)[0] != "C"))
 
 
 def _diagnostic(model: Model, entity_id: str, code: str, message: str) -> Diagnostic:

@@ -118,9 +118,14 @@ class Importer:
         if isinstance(obj, IndirectObject):
             d = self.digest(obj)
             if d not in self.by_digest:
-                self.by_digest[d] = self.writer._add_object(self._copy_direct(obj.get_object()))
+                self._remember(d, self.writer._add_object(self._copy_direct(obj.get_object())))
             return self.by_digest[d]
         return self._copy_direct(obj)
+
+    def _remember(self, d: bytes, ref: IndirectObject) -> None:
+        """A copy has the digest of its original: never hash it again."""
+        self.by_digest[d] = ref
+        self.own_digests[(ref.idnum, ref.generation)] = d
 
     def _copy_direct(self, obj: PdfObject) -> PdfObject:
         if isinstance(obj, StreamObject):
@@ -144,7 +149,7 @@ class Importer:
         """Add a new writer-side object, sharing it with an identical one already added."""
         d = self.digest(obj)
         if d not in self.by_digest:
-            self.by_digest[d] = self.writer._add_object(obj)
+            self._remember(d, self.writer._add_object(obj))
         return self.by_digest[d]
 
     def form(self, rendered: Rendered) -> tuple[IndirectObject, float, float]:

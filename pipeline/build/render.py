@@ -27,7 +27,6 @@ from markupsafe import Markup
 from pipeline.build.components import Face
 from pipeline.build.fetcher import SafeFetcher, inside
 from pipeline.build.formats import PROJECT_ROOT, Format
-from pipeline.fsutil import atomic_write
 
 TEMPLATES = PROJECT_ROOT / "templates" / "cards"
 ASSETS = PROJECT_ROOT / "assets"
@@ -89,6 +88,16 @@ class BatchResult:
     rendered: list[Rendered] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
+
+
+def cache_write(path: Path, data: bytes | str) -> None:
+    """Write a cache file: temp file + rename, without fsync (the cache can be rebuilt, and an
+    fsync per face would cost more than rendering it)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(payload)
+    os.replace(tmp, path)
 
 
 def tree_hash(root: Path) -> str:
@@ -215,7 +224,7 @@ def install_subset_cache(cache_dir: Path) -> None:
             return None
         original(self, to_unicode, hinting)
         memory[key] = self.file_content
-        atomic_write(path, self.file_content)
+        cache_write(path, self.file_content)
         return None
 
     subset._relic_cached = True
@@ -238,7 +247,10 @@ def _page_css(fmt: Format, settings: RenderSettings) -> str:
 
 
 def _charset_page(settings: RenderSettings) -> str:
-    text = escape(settings.charset)
+    # spaces inside the run (a leading or line-final space would be collapsed and not drawn)
+    glyphs = [ch for ch in settings.charset if not ch.isspace()]
+    spaces = "".join(ch for ch in settings.charset if ch.isspace())
+    text = escape(glyphs[0] + "".join(f"{sp}{glyphs[0]}" for sp in spaces) + "".join(glyphs[1:]))
     styles = []
     for fam in dict.fromkeys(settings.fonts.values()):
         for weight in ("normal", "bold"):  # the styles templates use (no italics)
@@ -335,12 +347,12 @@ def _write(doc, lead: int, done: list[int], faces: list[Face], settings: RenderS
     name = hashlib.sha256(pdf).hexdigest()
     pdf_path = cache_dir / "batches" / f"{name}.pdf"
     if not pdf_path.exists():
-        atomic_write(pdf_path, pdf)
+        cache_write(pdf_path, pdf)
     pngs = rasterize(pdf, [lead + n for n in range(len(done))], settings.png_dpi)
     for n, i in enumerate(done):
         face = faces[i]
         png_path = cache_dir / "png" / f"{face_cache_key(face, settings)}.png"
-        atomic_write(png_path, pngs[n])
+        cache_write(png_path, pngs[n])
         result.rendered.append(Rendered(face.key, str(pdf_path), lead + n, str(png_path)))
 
 
@@ -383,8 +395,8 @@ def cached(face: Face, settings: RenderSettings) -> Rendered | None:
 
 def remember(face: Face, rendered: Rendered, settings: RenderSettings) -> None:
     entry = Path(settings.cache_dir) / "faces" / f"{face_cache_key(face, settings)}.json"
-    atomic_write(entry, json.dumps({"pdf": rendered.pdf, "page": rendered.page,
-                                    "png": rendered.png}))
+    cache_write(entry, json.dumps({"pdf": rendered.pdf, "page": rendered.page,
+                                   "png": rendered.png}))
 
 
 def batches(faces: list[Face], workers: int, max_size: int = 60) -> list[tuple[str, list[Face]]]:
