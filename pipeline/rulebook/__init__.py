@@ -37,6 +37,9 @@ resolve at its line and column in the Markdown (`error[rulebook-ref]`).
 
 from __future__ import annotations
 
+import re
+import tempfile
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from pipeline.diagnostics import RelicError, Severity, Span, error
@@ -45,23 +48,80 @@ from pipeline.model import Model
 
 __all__ = ["build_rulebook", "find_thumbnails"]
 
-SIDES = ("-front", "_front", ".front", "")
+COPY = re.compile(r"^(.+?)(?:-front|_front|\.front)?(?:-(\d+))?$")
 
 
 def find_thumbnails(model: Model, folder: Path) -> dict[str, Path]:
-    """PNG pictures of components in `folder` (any depth), by entity id: `<id>[-front].png`."""
+    """PNG pictures of component fronts under `folder`, by entity id.
+
+    `relic build` writes `png/<id>-<copy>.png` (fronts) and `png/<id>-<copy>-back.png`; other
+    layouts (`<id>.png`, `<id>-front.png`) are found too. Backs are never used; the lowest copy
+    wins.
+    """
     if not folder.is_dir():
         return {}
-    found: dict[str, Path] = {}
+    found: dict[str, tuple[int, Path]] = {}
     for png in sorted(folder.rglob("*.png")):
         stem = png.stem
-        for side in SIDES:
-            base = stem[: len(stem) - len(side)] if side and stem.endswith(side) else stem
-            if (side == "" or stem.endswith(side)) and base in model.by_id:
-                if base not in found or side:
-                    found[base] = png
-                break
-    return found
+        if stem.endswith(("-back", "_back", ".back")):
+            continue
+        if stem in model.by_id:
+            entity_id, copy = stem, 0
+        else:
+            m = COPY.match(stem)
+            if not m or m.group(1) not in model.by_id:
+                continue
+            entity_id, copy = m.group(1), int(m.group(2) or 0)
+        if entity_id not in found or copy < found[entity_id][0]:
+            found[entity_id] = (copy, png)
+    return {k: v[1] for k, v in found.items()}
+
+
+THUMB_PX = 320
+
+
+class Thumbnails(Mapping[str, Path]):
+    """Small copies of the 300-DPI component PNGs, made only for the pictures the book shows."""
+
+    def __init__(self, pictures: dict[str, Path], folder: Path):
+        self.pictures = pictures
+        self.folder = folder
+        self.made: dict[str, Path | None] = {}
+
+    def __getitem__(self, entity_id: str) -> Path:
+        if entity_id not in self.made:
+            self.made[entity_id] = self._shrink(entity_id)
+        made = self.made[entity_id]
+        if made is None:
+            raise KeyError(entity_id)
+        return made
+
+    def __contains__(self, entity_id: object) -> bool:
+        if entity_id not in self.pictures:
+            return False
+        try:
+            self[str(entity_id)]
+        except KeyError:
+            return False
+        return True
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.pictures)
+
+    def __len__(self) -> int:
+        return len(self.pictures)
+
+    def _shrink(self, entity_id: str) -> Path | None:
+        from PIL import Image
+
+        target = self.folder / f"{entity_id}.png"
+        try:
+            with Image.open(self.pictures[entity_id]) as img:
+                img.thumbnail((THUMB_PX, THUMB_PX * 2))
+                img.save(target)
+        except (OSError, ValueError):
+            return None  # not a readable picture: the thumbnail is left out
+        return target
 
 
 def build_rulebook(model: Model, lang: str, out_dir: Path, *, paper: str = "a5",
@@ -83,13 +143,15 @@ def build_rulebook(model: Model, lang: str, out_dir: Path, *, paper: str = "a5",
     if errors:
         raise RelicError(errors)
     out_dir = Path(out_dir)
-    thumbs = find_thumbnails(model, out_dir)
-    html = bk.render_html(model, parsed, paper=paper, proof=proof, thumbnails=thumbs)
-    left = bk.placeholders_left(html, f"{lang} rulebook HTML")
-    if left:
-        raise RelicError(left)
-    roots = (bk.PROJECT_ROOT / "assets", bk.TEMPLATES, out_dir.resolve(), pack_root.resolve())
-    data = pdf.html_to_pdf(html, roots, bk.TEMPLATES)
+    with tempfile.TemporaryDirectory(prefix="relic-thumbs-") as tmp:
+        thumbs = Thumbnails(find_thumbnails(model, out_dir), Path(tmp))
+        html = bk.render_html(model, parsed, paper=paper, proof=proof, thumbnails=thumbs)
+        left = bk.placeholders_left(html, f"{lang} rulebook HTML")
+        if left:
+            raise RelicError(left)
+        roots = (bk.PROJECT_ROOT / "assets", bk.TEMPLATES, Path(tmp).resolve(),
+                 pack_root.resolve())
+        data = pdf.html_to_pdf(html, roots, bk.TEMPLATES)
     written = [atomic_write(out_dir / "rulebook.pdf", data)]
     if booklet:
         written.append(atomic_write(out_dir / "rulebook-booklet.pdf", pdf.booklet(data)))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -90,7 +91,7 @@ def parse_book(pack_root: Path, lang: str) -> Book:
 
 
 def context(model: Model, book: Book, proof: bool = False,
-            thumbnails: dict[str, Path] | None = None) -> Context:
+            thumbnails: Mapping[str, Path] | None = None) -> Context:
     return Context(model, book.lang, environment(), book.sections, thumbnails or {}, proof)
 
 
@@ -149,7 +150,7 @@ def chapter_html(ctx: Context, part: ParsedChapter) -> str:
 
 
 def render_html(model: Model, book: Book, *, paper: str = "a5", proof: bool = False,
-                thumbnails: dict[str, Path] | None = None) -> str:
+                thumbnails: Mapping[str, Path] | None = None) -> str:
     """The book's HTML (raises `RefError` on a reference that does not resolve)."""
     ctx = context(model, book, proof, thumbnails)
     terms = glossary_terms(book)

@@ -22,6 +22,7 @@ from pipeline.rulebook.source import Reference
 from pipeline.rulebook.values import fmt
 
 MISSING = object()
+MAX_THUMBS = 8
 
 
 class RefError(Exception):
@@ -218,8 +219,12 @@ def r_thumbnails(ctx: Context, args: tuple[Any, ...]) -> Markup:
         ids = [entity(ctx, a).id for a in args]
     if not ids:
         raise RefError("thumbnails() needs a kind or entity ids")
-    pics = [views.thumb(ctx.model, i, ctx.lang, ctx.thumbnails[i]) for i in ids
-            if i in ctx.thumbnails]
+    pics: list[dict[str, str]] = []
+    for i in ids:
+        if i in ctx.thumbnails and len(pics) < MAX_THUMBS:
+            pic = views.thumb(ctx.model, i, ctx.lang, ctx.thumbnails[i])
+            if all(p["name"] != pic["name"] for p in pics):  # identical fronts once
+                pics.append(pic)
     if not pics:
         return Markup("")
     return _block(ctx, "thumbnails.html.j2", None, pics=pics)

@@ -162,7 +162,7 @@ def effect(cell: Mapping[str, Any] | None, lang: str) -> str:
 
 def character_view(model: Model, e: Entity, lang: str, thumb: Path | None) -> dict[str, Any]:
     src = model.pack.source_language
-    stats = [{"label": word(k, lang), "value": number(v)}
+    stats = [{"label": word(k, lang), "value": number(v), "pair": (word(k, lang), number(v))}
              for k, v in (e.get("stats") or {}).items()]
     start = e.get("start") or {}
     return {

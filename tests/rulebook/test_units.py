@@ -109,14 +109,15 @@ def test_fetcher_serves_only_allowed_folders(tmp_path: Path) -> None:
 
 
 def test_thumbnails_are_found_by_entity_id(model, tmp_path: Path) -> None:
-    (tmp_path / "cards").mkdir()
-    (tmp_path / "cards" / "zombie-front.png").write_bytes(b"x")
-    (tmp_path / "cards" / "zombie-back.png").write_bytes(b"x")
+    png = tmp_path / "png"
+    png.mkdir()
+    for name in ("zombie-2", "zombie-1", "zombie-1-back", "tile-cross-1-1", "nobody-1"):
+        (png / f"{name}.png").write_bytes(b"x")
     (tmp_path / "ghost.png").write_bytes(b"x")
-    (tmp_path / "nobody.png").write_bytes(b"x")
+    (tmp_path / "bandit-front.png").write_bytes(b"x")
     found = find_thumbnails(model, tmp_path)
-    assert found == {"zombie": tmp_path / "cards" / "zombie-front.png",
-                     "ghost": tmp_path / "ghost.png"}
+    assert found == {"zombie": png / "zombie-1.png", "tile-cross-1": png / "tile-cross-1-1.png",
+                     "ghost": tmp_path / "ghost.png", "bandit": tmp_path / "bandit-front.png"}
 
 
 REF = re.compile(r"\{\{.*?\}\}|\{#[a-z0-9-]+\}")
