@@ -206,3 +206,13 @@ def test_every_treasure_token_prints_its_hidden_side() -> None:
     assert treasure and all(e["hidden"]["text"]["en"] for e in treasure)
     fronts = {(e["name"]["en"], e["text"]["en"]) for e in treasure}
     assert len(fronts) == 1, "the loot must not be told apart from the decoys by its front"
+
+
+@pytest.mark.parametrize("pack", PACKS)
+def test_every_entity_is_traced_to_the_seed_or_a_decision(pack: str) -> None:
+    trace = _trace(pack)
+    paths = _content_paths(trace) + [
+        p for d in trace["decisions"] for p in d.get("provisional", [])
+    ]
+    traced = {p.split(".")[0] for p in paths}
+    assert sorted(set(entities(pack)) - traced) == []
