@@ -30,7 +30,8 @@ def _trace(pack: str) -> dict:
     merged: dict = {"sections": [], "decisions": []}
     for path in sorted((CONTENT / pack).glob("trace*.yaml")):
         data = load_yaml(path).data
-        merged.setdefault("seed", data.get("seed"))
+        if data.get("seed"):
+            merged.setdefault("seed", data["seed"])
         merged["sections"] += data.get("sections", [])
         merged["decisions"] += data.get("decisions", [])
     return merged
