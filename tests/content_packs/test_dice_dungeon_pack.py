@@ -30,7 +30,6 @@ SEED_FACTS = [
     ("turn", "dice", "3d6"),
     ("turn", "uses", ["exploration", "treasure", "monster-upgrade"]),
     ("turn", "ordered", False),
-    ("turn", "number_picks", "nth-in-order"),
     ("turn", "locked_door_ability", "unlock"),
     ("unlock", "opens", ["locked-door"]),
     ("turn", "defeated_monster_number_lost", True),
