@@ -63,6 +63,7 @@ def do_door(state: CatacombsState, hero: Hero, action: Action) -> int:
         state.log(f"{hero.character} finds the door locked")
         return cost
     door["open"] = True
+    state.touch_layout("passage")
     state.log(f"{hero.character} {'forces' if how == 'force' else 'opens'} a door")
     behind = hidden.get("behind", "nothing")
     if behind == "monster" and sum(state.pools.get("monster", {}).values()) > 0:

@@ -102,6 +102,7 @@ def lay_tile(state: CatacombsState, t: dict, action: Action) -> None:
     rotation = int(action.get("turns"))
     placed = place(tile, tuple(t["slot"]), rotation)
     state.tiles[slot_key(tuple(t["slot"]))] = placed
+    state.touch_layout()
     state.log(f"tile {tile.id} laid at {slot_key(tuple(t['slot']))} turned {rotation}")
     lay_out_icons(state, placed, tile, rotation, event=True, seat=t["seat"])
 
@@ -125,6 +126,7 @@ def lay_out_icons(
     for trap_id, cell in tile.open_traps:
         c, r = turn_cell(cell, tile, rotation)
         placed.traps.append([trap_id, c, r])
+        state.touch_layout()
     slot = list(placed.slot)
     for icon, cell, side in tile.icons:
         where = list(turn_cell(cell, tile, rotation)) if cell is not None else None
@@ -166,6 +168,7 @@ def _add_feature(state: CatacombsState, slot: list[int], feature: dict, card: st
             feature["depth"] = token.depth
             feature["width"] = token.width
     state.tiles[slot_key(tuple(slot))].features.append(feature)
+    state.touch_layout("passage")
 
 
 @task("icon-drawn")
@@ -199,6 +202,7 @@ def event_card(state: CatacombsState, t: dict, card: str) -> None:
 def enter_tile(state: CatacombsState, hero: Hero, tile: Placed) -> None:
     """The first step on a tile wakes its monsters and reveals its hidden trap and stash."""
     tile.visited = True
+    state.touch_layout("visited")
     slot = (tile.slot[0], tile.slot[1])
     for piece in state.pieces_on(slot):
         if not piece.awake:

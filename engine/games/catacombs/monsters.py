@@ -9,7 +9,12 @@ from engine.core.rules import PARTIAL, rule
 from engine.games.catacombs.board import Pos
 from engine.games.catacombs.checks_util import apply_outcome, poison, result_band
 from engine.games.catacombs.data import MatrixCell, Monster
-from engine.games.catacombs.movement import closed_door, crevice_cell, vertical_crevice
+from engine.games.catacombs.movement import (
+    closed_door,
+    crevice_cell,
+    steps_graph,
+    vertical_crevice,
+)
 from engine.games.catacombs.registry import task
 from engine.games.catacombs.state import CatacombsState, Hero, Piece
 
@@ -127,7 +132,7 @@ def immune(state: CatacombsState, hero: Hero, monster_id: str) -> bool:
 
 def _path(state: CatacombsState, piece: Piece, goals: set[Pos]) -> list[Pos] | None:
     """Shortest path (cells after the start) to a cell next to or on a goal, within the limit."""
-    board = state.board
+    graph = steps_graph(state)
     start = piece.pos
     if _near(state, start, goals):
         return []
@@ -135,7 +140,7 @@ def _path(state: CatacombsState, piece: Piece, goals: set[Pos]) -> list[Pos] | N
     queue = deque([start])
     while queue and len(parent) < SEARCH_LIMIT:
         pos = queue.popleft()
-        for nxt, side in board.steps(pos):
+        for nxt, side in graph.get(pos, ()):
             if nxt in parent or not passable(state, piece, nxt, pos, side):
                 continue
             parent[nxt] = pos
@@ -151,7 +156,7 @@ def _path(state: CatacombsState, piece: Piece, goals: set[Pos]) -> list[Pos] | N
 def _near(state: CatacombsState, pos: Pos, goals: set[Pos]) -> bool:
     if pos in goals:
         return True
-    return any(nxt in goals for nxt, _ in state.board.steps(pos))
+    return any(nxt in goals for nxt, _ in steps_graph(state).get(pos, ()))
 
 
 @task("monster-phase")
@@ -225,6 +230,7 @@ def _enter(state: CatacombsState, piece: Piece, pos: Pos, came: Pos, side: str |
             return False
         if effect == "breaks" and feature is not None:
             feature["open"] = True
+            state.touch_layout("passage")
     return True
 
 

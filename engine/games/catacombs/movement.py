@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import heapq
+from typing import Any
 
 from engine.core.api import Action
 from engine.core.rules import rule
@@ -57,27 +58,18 @@ def closed_door(state: CatacombsState, pos: Pos) -> dict | None:
     return None
 
 
-_GRAPHS: dict[tuple, dict] = {}
-
-
-def _signature(state: CatacombsState) -> tuple:
-    doors = []
-    for key in sorted(state.tiles):
-        tile = state.tiles[key]
-        for f in tile.features:
-            if f["type"] == "door" and not f.get("open"):
-                doors.append((key, f["uid"]))
-            elif f["type"] == "crevice" and f.get("bridged"):
-                doors.append((key, f["uid"], "bridged"))
-    layout = tuple((k, t.tile, t.rotation) for k, t in sorted(state.tiles.items()))
-    return (layout, tuple(doors))
+def _cached(state: CatacombsState, key: str, build) -> Any:
+    """A per-state cache of layout-derived data, cleared by `state.touch_layout()`."""
+    cache = state.layout_cache
+    if key not in cache:
+        cache[key] = build()
+    return cache[key]
 
 
 def steps_graph(state: CatacombsState) -> dict[Pos, list[tuple[Pos, str | None]]]:
-    """Every floor cell's orthogonal steps (`Board.steps`), cached by the tiles laid."""
-    sig = ("steps", tuple((k, t.tile, t.rotation) for k, t in sorted(state.tiles.items())))
-    graph = _GRAPHS.get(sig)
-    if graph is None:
+    """Every floor cell's orthogonal steps (`Board.steps`)."""
+
+    def build() -> dict:
         board = state.board
         graph = {}
         for key, tile in state.tiles.items():
@@ -85,59 +77,70 @@ def steps_graph(state: CatacombsState) -> dict[Pos, list[tuple[Pos, str | None]]
             for c, r in tile.floor_cells():
                 pos = (tx, ty, c, r)
                 graph[pos] = list(board.steps(pos))
-        _remember(sig, graph)
-    return graph
+        return graph
 
-
-def _layout_sig(state: CatacombsState) -> tuple:
-    return tuple((k, t.tile, t.rotation) for k, t in sorted(state.tiles.items()))
+    return _cached(state, "steps", build)
 
 
 def frontier(state: CatacombsState) -> dict[Pos, list[str]]:
-    """Cells on an exit that opens onto an empty place, with those sides (cached by layout)."""
-    sig = ("frontier", _layout_sig(state))
-    cells = _GRAPHS.get(sig)
-    if cells is None:
+    """Cells on an exit that opens onto an empty place, with those sides."""
+
+    def build() -> dict:
         board = state.board
         cells = {}
         for pos in steps_graph(state):
             sides = board.open_sides(pos)
             if sides:
                 cells[pos] = sides
-        _remember(sig, cells)
-    return cells
+        return cells
+
+    return _cached(state, "frontier", build)
 
 
 def cell_traps(state: CatacombsState) -> dict[Pos, str]:
-    """Open traps by cell (cached by layout)."""
-    sig = ("traps", _layout_sig(state))
-    traps = _GRAPHS.get(sig)
-    if traps is None:
+    """Open traps by cell."""
+
+    def build() -> dict:
         traps = {}
         for key, tile in state.tiles.items():
             tx, ty = (int(v) for v in key.split(","))
             for trap_id, c, r in tile.traps:
                 traps[(tx, ty, c, r)] = trap_id
-        _remember(sig, traps)
-    return traps
+        return traps
+
+    return _cached(state, "traps", build)
 
 
-def walk_graph(state: CatacombsState) -> dict[Pos, list[tuple[Pos, str | None]]]:
-    """Steps a hero may take, ignoring monsters: no closed doors, crevices or jump-only traps."""
-    sig = ("walk", *_signature(state))
-    graph = _GRAPHS.get(sig)
-    if graph is None:
+def visited_slots(state: CatacombsState) -> dict[tuple[int, int], bool]:
+    """Whether a hero has stepped on each tile (the cache is cleared on a first step)."""
+
+    def build() -> dict:
+        out = {}
+        for key, tile in state.tiles.items():
+            tx, ty = (int(v) for v in key.split(","))
+            out[(tx, ty)] = tile.visited
+        return out
+
+    return _cached(state, "visited", build)
+
+
+def walk_graph(state: CatacombsState) -> dict[Pos, list[tuple[Pos, bool]]]:
+    """Steps a hero may take, ignoring monsters (no closed doors, crevices or jump-only traps),
+    each with whether it squeezes through a vertical crevice."""
+
+    def build() -> dict:
         steps = steps_graph(state)
         open_cell = {pos: not _static_blocked(state, pos) for pos in steps}
-        graph = {p: [(n, s) for n, s in nexts if open_cell.get(n)] for p, nexts in steps.items()}
-        _remember(sig, graph)
-    return graph
+        return {
+            p: [
+                (n, vertical_crevice(state, p, s, n) is not None)
+                for n, s in nexts
+                if open_cell.get(n)
+            ]
+            for p, nexts in steps.items()
+        }
 
-
-def _remember(sig: tuple, graph: dict) -> None:
-    if len(_GRAPHS) > 256:
-        _GRAPHS.clear()
-    _GRAPHS[sig] = graph
+    return _cached(state, "walk", build)
 
 
 def monster_at(state: CatacombsState, pos: Pos) -> bool:
@@ -171,10 +174,7 @@ def _reachable(state: CatacombsState, hero: Hero) -> dict[Pos, tuple[int, bool]]
     graph = walk_graph(state)
     awake = {p.pos for p in state.pieces if p.alive and p.awake}
     traps = cell_traps(state)
-    visited = {}
-    for key, tile in state.tiles.items():
-        tx, ty = (int(v) for v in key.split(","))
-        visited[(tx, ty)] = tile.visited
+    visited = visited_slots(state)
     best: dict[Pos, tuple[int, bool]] = {start: (0, False)}
     heap: list[tuple[int, Pos, bool]] = [(0, start, False)]
     first_round = state.round == 1
@@ -184,7 +184,7 @@ def _reachable(state: CatacombsState, hero: Hero) -> dict[Pos, tuple[int, bool]]
             continue
         if pos != start and _stops_here(state, pos, squeezed, traps, visited):
             continue
-        for nxt, side in graph.get(pos, ()):
+        for nxt, squeeze in graph.get(pos, ()):
             if first_round and (nxt[0], nxt[1]) != (start[0], start[1]):
                 continue
             if nxt in awake:
@@ -197,7 +197,7 @@ def _reachable(state: CatacombsState, hero: Hero) -> dict[Pos, tuple[int, bool]]
             if total > budget and cost > 0:
                 continue
             total = min(total, budget) if cost == 0 else total
-            crossed = squeezed or vertical_crevice(state, pos, side, nxt) is not None
+            crossed = squeezed or squeeze
             if total < best.get(nxt, (10**9, False))[0]:
                 best[nxt] = (total, crossed)
                 heapq.heappush(heap, (total, nxt, crossed))

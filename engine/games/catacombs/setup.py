@@ -232,6 +232,7 @@ def first_tile(state: CatacombsState, t: dict, card: str) -> None:
     placed = place(tile, (0, 0), 0)
     placed.visited = True
     state.tiles["0,0"] = placed
+    state.touch_layout()
     c, r = placed.center()
     state.hatch = [0, 0, c, r]
     placed.features.append({"uid": f"f{state.uid()}", "type": "ceiling-hatch", "cell": [c, r]})

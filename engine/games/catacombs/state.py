@@ -104,6 +104,7 @@ class CatacombsState(GameState):
         self.artifact_taken = False
         self._front = []
         self._memo: dict[Any, Any] = {}
+        self.layout_cache: dict[Any, Any] = {}
 
     # ----- the OpenSpiel interface ------------------------------------------------------------
     @property
@@ -124,6 +125,16 @@ class CatacombsState(GameState):
             cached = super().legal_actions()
             self._memo["legal"] = cached
         return list(cached)
+
+    def touch_layout(self, what: str = "tiles") -> None:
+        """Forget cached path data: `tiles` (a tile laid: everything), `passage` (a door or
+        crevice changed: the walking graph) or `visited` (a first step on a tile)."""
+        if what == "tiles":
+            self.layout_cache = {}
+        elif what == "passage":
+            self.layout_cache.pop("walk", None)
+        else:
+            self.layout_cache.pop("visited", None)
 
     def memo(self, key: Any, compute: Any) -> Any:
         """Per-position cache (cleared whenever an action is applied)."""
@@ -231,7 +242,7 @@ class CatacombsState(GameState):
                 continue
             hero = self.heroes[self.seat]
             self._memo = {}
-            if hero.active and self.actions_left > 0 and self._player_actions():
+            if hero.active and self.actions_left > 0 and self.legal_actions():
                 return
             registry.TASKS["end-turn"](self, {}, None)
 
@@ -241,7 +252,6 @@ class CatacombsState(GameState):
         if self._front:
             self.queue[0:0] = self._front
             self._front = []
-        self._memo: dict[Any, Any] = {}
 
     # ----- shared helpers for rules modules --------------------------------------------------
     @property
