@@ -19,7 +19,7 @@ from pipeline.model import Entity, Model, split_path
 from pipeline.rulebook import views
 from pipeline.rulebook.i18n import label
 from pipeline.rulebook.source import Reference
-from pipeline.rulebook.values import fmt
+from pipeline.rulebook.values import PLURALS, fmt, plural
 
 MISSING = object()
 MAX_THUMBS = 8
@@ -153,6 +153,21 @@ def r_add(ctx: Context, args: tuple[Any, ...]) -> Markup:
     return mark(ctx, text, next((r for r in reasons if r), None))
 
 
+def r_amount(ctx: Context, args: tuple[Any, ...]) -> Markup:
+    """A number with its noun in the right form: amount("statue-move", "actions", "actions")."""
+    e = entity(ctx, args[0])
+    got = value(ctx, e, args[1])
+    noun = args[2]
+    if noun not in PLURALS:
+        raise RefError(f"unknown noun '{noun}'", did_you_mean(str(noun), sorted(PLURALS)))
+    if isinstance(got, bool) or not isinstance(got, int):
+        raise RefError(f"'{e.id}.{args[1]}' is not a whole number")
+    words = plural(abs(got), noun, ctx.lang).partition(" ")[2]
+    shown = fmt(got, ctx.model, ctx.lang)
+    html = Markup('<span class="data">{}</span>&nbsp;{}').format(shown, words)
+    return mark(ctx, html, provisional_reason(e, args[1]))
+
+
 def r_name(ctx: Context, args: tuple[Any, ...]) -> Markup:
     e = entity(ctx, args[0])
     if not isinstance(e.get("name"), Mapping):
@@ -256,6 +271,9 @@ SPECS: dict[str, Spec] = {
         Spec("add", ("entity.field", "entity.field"), 98, False, r_add,
              "the sum of several numbers, e.g. add(\"crevice-shallow-1.width\", "
              "\"crevice-jump.cells_add\")"),
+        Spec("amount", ("entity", "field", "noun"), 0, False, r_amount,
+             "a whole number with its noun in the right form, e.g. "
+             "amount(\"statue-move\", \"actions\", \"actions\") -> \"2 действия\""),
         Spec("name", ("entity",), 0, False, r_name, "an entity's name"),
         Spec("text", ("entity", "field"), 1, False, r_text,
              "a localized text of an entity (default field: text)"),

@@ -47,6 +47,13 @@ PLURALS: dict[str, dict[str, tuple[str, ...]]] = {
     "cells": {"ru": ("клетка", "клетки", "клеток"), "en": ("cell", "cells")},
     "actions": {"ru": ("действие", "действия", "действий"), "en": ("action", "actions")},
     "turns": {"ru": ("ход", "хода", "ходов"), "en": ("turn", "turns")},
+    "cards": {"ru": ("карта", "карты", "карт"), "en": ("card", "cards")},
+    "poisonings": {"ru": ("отравление", "отравления", "отравлений"),
+                   "en": ("poisoning", "poisonings")},
+    "figures": {"ru": ("фигурка", "фигурки", "фигурок"), "en": ("figure", "figures")},
+    "hands": {"ru": ("рука", "руки", "рук"), "en": ("hand", "hands")},
+    "compartments": {"ru": ("отделение", "отделения", "отделений"),
+                     "en": ("compartment", "compartments")},
 }
 
 
