@@ -8,7 +8,10 @@
 - relationships: one title per pair of characters, n·(n−1)/2 in all, each starting at one of the
   pair's attitudes; every character has an attitude towards every other one;
 - tiles: the tokens and cards their icons call for exist in sufficient number, and the event deck
-  holds a card for every tile placed after the first (every new tile draws an event).
+  holds a card for every tile placed after the first (every new tile draws an event);
+- token pools: banknotes, health and antidotes for every character's start (and the health board
+  of monsters whose health depends on the player count), a team marker of each colour per player;
+  a pool the pack has no token for at all is not checked.
 
 Every part is skipped when the pack has none of the kinds it concerns.
 """
@@ -291,6 +294,48 @@ def check_events(model: Model) -> Iterator[Diagnostic]:
             )
 
 
+def pool(model: Model, token_type: str) -> tuple[int, Entity | None]:
+    """Units in the pool of a token type (count × face value) and its first token."""
+    tokens = [t for t in model.of_kind("token") if t.get("type") == token_type]
+    return sum(t.count * int(t.get("value", 1)) for t in tokens), (tokens[0] if tokens else None)
+
+
+def pool_needs(model: Model) -> dict[str, int]:
+    characters = model.of_kind("character")
+    boards = [
+        max(m.get("health_by_players").values())
+        for m in model.of_kind("monster")
+        if m.get("health_by_players")
+    ]
+    return {
+        "banknote": sum(int(c.get("start.banknotes", 0)) for c in characters),
+        "antidote": sum(int(c.get("start.antidotes", 0)) for c in characters),
+        "health": sum(int(c.get("health", 0)) for c in characters) + sum(boards),
+    }
+
+
+def check_pools(model: Model, most: int) -> Iterator[Diagnostic]:
+    if not model.of_kind("token"):
+        return
+    for token_type, needed in pool_needs(model).items():
+        have, first = pool(model, token_type)
+        if first is not None and have < needed:  # no such token at all: the pack keeps it otherwise
+            yield error(
+                "pool-tokens-short",
+                f"the game needs {needed} {token_type} token(s) at setup, the pack has {have}",
+                first.span,
+            )
+    for colour in {t.get("team") for t in model.of_kind("token") if t.get("team")}:
+        markers = [t for t in model.of_kind("token") if t.get("team") == colour]
+        if sum(t.count for t in markers) < most:
+            yield error(
+                "pool-tokens-short",
+                f"{most} players may all pick {colour}, but there are "
+                f"{sum(t.count for t in markers)} {colour} team markers",
+                markers[0].span,
+            )
+
+
 def monster_copies(e: Entity, players: int) -> int:
     """Cards of an entity in play at `players` (monsters by player count, else all copies)."""
     by_players = e.get("by_players")
@@ -314,4 +359,5 @@ def check(model: Model) -> Iterable[Diagnostic]:
     out += check_relationships(model)
     out += check_icons(model, most)
     out += check_events(model)
+    out += check_pools(model, most)
     return out

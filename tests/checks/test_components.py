@@ -225,3 +225,20 @@ def test_every_placed_tile_needs_an_event_card(tmp_path: Path) -> None:
     [diag] = analyze(pack).diagnostics
     assert diag.code == "event-deck-short"
     assert "4 tiles draw 3 event cards" in diag.message and "holds 2" in diag.message
+
+
+def test_token_pools_cover_the_starting_kits(tmp_path: Path) -> None:
+    characters = CHARACTER.format(id="aa", attitudes="{bb: neutral}") + CHARACTER.format(
+        id="bb", attitudes="{aa: neutral}"
+    )
+    tokens = (
+        "- {id: banknote, kind: token, count: 1, type: banknote, name: {ru: Б, en: B}}\n"
+        "- {id: health, kind: token, count: 5, value: 2, type: health, name: {ru: З, en: H}}\n"
+        "- {id: blue, kind: token, count: 7, type: team, team: blue, name: {ru: С, en: B}}\n"
+    )
+    pack = write_pack(tmp_path, {"characters.yaml": characters, "tokens.yaml": tokens})
+    found = sorted(d.message for d in analyze(pack).diagnostics)
+    assert found == [
+        "8 players may all pick blue, but there are 7 blue team markers",
+        "the game needs 2 banknote token(s) at setup, the pack has 1",
+    ]
