@@ -15,7 +15,12 @@ Inline (inside a sentence):
 - `{{ stat("zombie", "stats.speed") }}` one value of an entity, by dotted field path. Numbers
   print as numbers, dice faces `[5, 6]` as "5–6", thresholds `{stat: luck, min: 4}` as
   "Удача 4+"/"Luck 4+", amounts `{treasures: 3}` as "3 сокровища", entity ids as their names,
-  texts in the book's language. `stat(id, "count")` is the number of copies. `value` = `stat`.
+  texts in the book's language. `stat(id, "count")` is the number of copies. `value(...)` is
+  the same as `stat(...)`.
+- `{{ amount("statue-move", "actions", "actions") }}` a whole number with its noun in the right
+  form ("2 действия" / "2 actions"); nouns are the keys of `values.PLURALS`.
+- `{{ add("crevice-shallow-1.width", "crevice-jump.cells_add") }}` the sum of numbers named
+  `entity-id.field.path`, for worked examples.
 - `{{ name("zombie") }}` an entity's name.
 - `{{ text("web") }}` / `{{ text("zombie", "special.0.text") }}` a localized text field.
 - `{{ see("monsters") }}` a cross-reference: "см. с. N" / "see p. N" (the real page).

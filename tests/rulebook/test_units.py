@@ -140,3 +140,13 @@ def test_translation_gaps_are_reported(pack_copy: Path) -> None:
     assert any("09-end.md has no en translation" in d.message for d in gaps)
     assert not any("09-end" in d.message for d in bk.translation_gaps(
         PACK, bk.books_for(PACK, ["ru", "en"]), "ru"))
+
+
+def test_every_reference_is_documented_for_authors() -> None:
+    from pipeline.rulebook import __doc__ as module_doc
+    from pipeline.rulebook.references import SPECS
+
+    readme = (PACK / "rules" / "README.md").read_text(encoding="utf-8")
+    for name in SPECS:
+        assert f"{{{{ {name}(" in readme, f"{name}() is not in rules/README.md"
+        assert f"{name}(" in (module_doc or ""), f"{name}() is not in pipeline.rulebook's docstring"
