@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 import icepool
 
@@ -43,12 +44,18 @@ class Dice:
         return self.count @ icepool.d(self.sides) + (self.modifier + extra)
 
     def distribution(self, extra: int = 0) -> dict[int, Fraction]:
-        """Exact probability of each total, with `extra` added to the roll."""
-        return distribution(self.die(extra))
+        """Exact probability of each total, with `extra` added to the roll (cached)."""
+        return dict(_distribution(self.count, self.sides, self.modifier + extra))
 
     def faces(self) -> list[int]:
         """The totals in order (one chance outcome each for a single die)."""
         return list(range(self.low, self.high + 1))
+
+
+@lru_cache(maxsize=256)
+def _distribution(count: int, sides: int, modifier: int) -> tuple[tuple[int, Fraction], ...]:
+    die = count @ icepool.d(sides) + modifier
+    return tuple(sorted(distribution(die).items()))
 
 
 def distribution(die: icepool.Die) -> dict[int, Fraction]:

@@ -60,3 +60,29 @@ def test_round_trip_and_legal_actions_at_every_step(players, seed):
 def test_tiny_model_plays_to_the_end(players, seed):
     state = random_play(TINY, players, seed, check_each_step=True)
     assert state.is_terminal
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32))
+def test_cached_path_data_matches_a_fresh_state(seed):
+    """Incrementally kept caches (step graph, frontier, blocked cells) equal fresh builds."""
+    from engine.games.catacombs.bots import HeuristicBot
+    from engine.games.catacombs.movement import (
+        blocked_cells,
+        frontier,
+        squeeze_sides,
+        steps_graph,
+        visited_slots,
+    )
+
+    state = Game(CANONICAL, players=3, seed=seed, max_rounds=12).new_initial_state()
+    bots = [HeuristicBot(seed + i) for i in range(3)]
+    for step in range(2000):
+        if state.is_terminal:
+            break
+        if step % 25 == 0 and state.tiles:
+            fresh = state.clone()
+            for fn in (steps_graph, frontier, blocked_cells, squeeze_sides, visited_slots):
+                assert fn(state) == fn(fresh), fn.__name__
+        state.apply(state.sample_chance() if state.is_chance_node
+                    else bots[state.current_player].choose(state))

@@ -489,13 +489,12 @@ class Catacombs:
     relationships: Mapping[tuple[str, str], str]
     rules: Mapping[str, RuleEntry]
     defaults_used: tuple[str, ...] = field(default=())
+    check_index: Mapping[tuple[str, str], Check] = field(default_factory=dict, compare=False)
 
     # ----- lookups ------------------------------------------------------------------------
     def check(self, subject: str, action: str) -> Check | None:
-        for c in self.checks.values():
-            if c.subject == subject and c.action == action:
-                return c
-        return None
+        """The first check (by id) about `subject` and `action`."""
+        return self.check_index.get((subject, action))
 
     def table_for(self, token_type: str) -> Table | None:
         for t in self.tokens.values():
@@ -858,4 +857,12 @@ def from_plain(plain: Mapping[str, Any]) -> Catacombs:
             for e in by_kind.get("relationship", ())
         },
         rules=index("rule", lambda e: RuleEntry(e["id"], e.get("phase", "turn"), e)),
+        check_index=_check_index(index("check", _check)),
     )
+
+
+def _check_index(checks: Mapping[str, Check]) -> dict[tuple[str, str], Check]:
+    out: dict[tuple[str, str], Check] = {}
+    for cid in sorted(checks):
+        out.setdefault((checks[cid].subject, checks[cid].action), checks[cid])
+    return out

@@ -9,7 +9,14 @@ from engine.games.catacombs.board import Placed, neighbour_slot, place, slot_key
 from engine.games.catacombs.board import turn_side as rotate_side
 from engine.games.catacombs.checks_util import apply_outcome
 from engine.games.catacombs.data import Tile
-from engine.games.catacombs.movement import can_move, frontier, parse_pos, pos_key, reachable
+from engine.games.catacombs.movement import (
+    can_move,
+    frontier,
+    parse_pos,
+    pos_key,
+    reachable,
+    tile_laid,
+)
 from engine.games.catacombs.registry import actions_of, handles, options, task
 from engine.games.catacombs.state import CatacombsState, Hero
 
@@ -102,7 +109,7 @@ def lay_tile(state: CatacombsState, t: dict, action: Action) -> None:
     rotation = int(action.get("turns"))
     placed = place(tile, tuple(t["slot"]), rotation)
     state.tiles[slot_key(tuple(t["slot"]))] = placed
-    state.touch_layout()
+    tile_laid(state, tuple(t["slot"]))
     state.log(f"tile {tile.id} laid at {slot_key(tuple(t['slot']))} turned {rotation}")
     lay_out_icons(state, placed, tile, rotation, event=True, seat=t["seat"])
 
@@ -126,7 +133,8 @@ def lay_out_icons(
     for trap_id, cell in tile.open_traps:
         c, r = turn_cell(cell, tile, rotation)
         placed.traps.append([trap_id, c, r])
-        state.touch_layout()
+        state.layout_cache.pop("traps", None)
+        state.layout_cache.pop("walk", None)
     slot = list(placed.slot)
     for icon, cell, side in tile.icons:
         where = list(turn_cell(cell, tile, rotation)) if cell is not None else None
@@ -168,7 +176,8 @@ def _add_feature(state: CatacombsState, slot: list[int], feature: dict, card: st
             feature["depth"] = token.depth
             feature["width"] = token.width
     state.tiles[slot_key(tuple(slot))].features.append(feature)
-    state.touch_layout("passage")
+    if feature["type"] in ("door", "crevice"):
+        state.touch_layout("passage")
 
 
 @task("icon-drawn")

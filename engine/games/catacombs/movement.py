@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import heapq
+from functools import lru_cache
 from typing import Any
 
 from engine.core.api import Action
@@ -12,10 +13,12 @@ from engine.games.catacombs.registry import actions_of, handles
 from engine.games.catacombs.state import CatacombsState, Hero
 
 
+@lru_cache(maxsize=8192)
 def pos_key(pos: Pos) -> str:
     return ",".join(str(v) for v in pos)
 
 
+@lru_cache(maxsize=8192)
 def parse_pos(text: str) -> Pos:
     a, b, c, d = (int(v) for v in text.split(","))
     return (a, b, c, d)
@@ -45,6 +48,9 @@ def vertical_crevice(state: CatacombsState, pos: Pos, side: str | None, nxt: Pos
             if f["type"] == "crevice" and f.get("orientation") == "vertical" and f.get("side") == s:
                 return f
     return None
+
+
+OPPOSITE_SIDE = {"north": "south", "south": "north", "east": "west", "west": "east"}
 
 
 def _opposite(side: str) -> str:
@@ -80,6 +86,28 @@ def steps_graph(state: CatacombsState) -> dict[Pos, list[tuple[Pos, str | None]]
         return graph
 
     return _cached(state, "steps", build)
+
+
+def tile_laid(state: CatacombsState, slot: tuple[int, int]) -> None:
+    """Update the cached step graph and frontier for a new tile and its neighbours only."""
+    cache = state.layout_cache
+    steps, edges = cache.get("steps"), cache.get("frontier")
+    state.touch_layout("tiles")
+    if steps is None or edges is None:
+        return
+    board = state.board
+    touched = [slot, *board.adjacent_slots(slot)]
+    for sx, sy in touched:
+        tile = board.tile_at((sx, sy))
+        for c, r in tile.floor_cells():
+            pos = (sx, sy, c, r)
+            steps[pos] = list(board.steps(pos))
+            sides = board.open_sides(pos)
+            if sides:
+                edges[pos] = sides
+            else:
+                edges.pop(pos, None)
+    state.layout_cache["steps"], state.layout_cache["frontier"] = steps, edges
 
 
 def frontier(state: CatacombsState) -> dict[Pos, list[str]]:
@@ -124,23 +152,44 @@ def visited_slots(state: CatacombsState) -> dict[tuple[int, int], bool]:
     return _cached(state, "visited", build)
 
 
-def walk_graph(state: CatacombsState) -> dict[Pos, list[tuple[Pos, bool]]]:
-    """Steps a hero may take, ignoring monsters (no closed doors, crevices or jump-only traps),
-    each with whether it squeezes through a vertical crevice."""
+def blocked_cells(state: CatacombsState) -> frozenset[Pos]:
+    """Cells no hero walks into: closed doors, horizontal crevices, jump-only traps."""
 
-    def build() -> dict:
-        steps = steps_graph(state)
-        open_cell = {pos: not _static_blocked(state, pos) for pos in steps}
-        return {
-            p: [
-                (n, vertical_crevice(state, p, s, n) is not None)
-                for n, s in nexts
-                if open_cell.get(n)
-            ]
-            for p, nexts in steps.items()
-        }
+    def build() -> frozenset:
+        out = set()
+        for key, tile in state.tiles.items():
+            tx, ty = (int(v) for v in key.split(","))
+            for f in tile.features:
+                if f["type"] == "door" and not f.get("open") and f.get("cell"):
+                    out.add((tx, ty, f["cell"][0], f["cell"][1]))
+                elif (
+                    f["type"] == "crevice"
+                    and f.get("orientation") == "horizontal"
+                    and not f.get("bridged")
+                ):
+                    out |= {(tx, ty, c, r) for c, r in f.get("cells", [])}
+            for trap_id, c, r in tile.traps:
+                trap = state.data.traps.get(trap_id)
+                if trap is not None and trap.jumpable:
+                    out.add((tx, ty, c, r))
+        return frozenset(out)
 
     return _cached(state, "walk", build)
+
+
+def squeeze_sides(state: CatacombsState) -> frozenset[tuple[int, int, str]]:
+    """Tile edges with a vertical crevice: (tx, ty, side)."""
+
+    def build() -> frozenset:
+        out = set()
+        for key, tile in state.tiles.items():
+            tx, ty = (int(v) for v in key.split(","))
+            for f in tile.features:
+                if f["type"] == "crevice" and f.get("orientation") == "vertical":
+                    out.add((tx, ty, f.get("side")))
+        return frozenset(out)
+
+    return _cached(state, "squeeze", build)
 
 
 def monster_at(state: CatacombsState, pos: Pos) -> bool:
@@ -171,7 +220,9 @@ def _reachable(state: CatacombsState, hero: Hero) -> dict[Pos, tuple[int, bool]]
     start = hero.pos
     assert start is not None
     budget = move_budget(state, hero)
-    graph = walk_graph(state)
+    graph = steps_graph(state)
+    blocked = blocked_cells(state)
+    squeezes = squeeze_sides(state)
     awake = {p.pos for p in state.pieces if p.alive and p.awake}
     traps = cell_traps(state)
     visited = visited_slots(state)
@@ -184,10 +235,10 @@ def _reachable(state: CatacombsState, hero: Hero) -> dict[Pos, tuple[int, bool]]
             continue
         if pos != start and _stops_here(state, pos, squeezed, traps, visited):
             continue
-        for nxt, squeeze in graph.get(pos, ()):
+        for nxt, side in graph.get(pos, ()):
             if first_round and (nxt[0], nxt[1]) != (start[0], start[1]):
                 continue
-            if nxt in awake:
+            if nxt in awake or nxt in blocked:
                 continue
             step = 1
             trap_id = traps.get(nxt)
@@ -197,7 +248,13 @@ def _reachable(state: CatacombsState, hero: Hero) -> dict[Pos, tuple[int, bool]]
             if total > budget and cost > 0:
                 continue
             total = min(total, budget) if cost == 0 else total
-            crossed = squeezed or squeeze
+            crossed = squeezed or (
+                side is not None
+                and (
+                    (pos[0], pos[1], side) in squeezes
+                    or (nxt[0], nxt[1], OPPOSITE_SIDE[side]) in squeezes
+                )
+            )
             if total < best.get(nxt, (10**9, False))[0]:
                 best[nxt] = (total, crossed)
                 heapq.heappush(heap, (total, nxt, crossed))

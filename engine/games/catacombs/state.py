@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 from dataclasses import asdict, dataclass, field, fields
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from engine.core.api import CHANCE, TERMINAL, Action, IllegalActionError, Outcome
@@ -133,6 +134,7 @@ class CatacombsState(GameState):
             self.layout_cache = {}
         elif what == "passage":
             self.layout_cache.pop("walk", None)
+            self.layout_cache.pop("squeeze", None)
         else:
             self.layout_cache.pop("visited", None)
 
@@ -156,7 +158,7 @@ class CatacombsState(GameState):
             return []
         head = self.queue[0]
         if head["t"] == "roll":
-            dist = Dice.parse(head["dice"]).distribution()
+            dist = _dice(head["dice"]).distribution()
             return [Outcome(Action.of("roll", value=v), p) for v, p in sorted(dist.items())]
         pool = self.pools.get(head["pool"], {})
         total = sum(pool.values())
@@ -392,6 +394,11 @@ class CatacombsState(GameState):
         return isinstance(other, CatacombsState) and self.to_dict() == other.to_dict()
 
     __hash__ = None  # type: ignore[assignment]
+
+
+@lru_cache(maxsize=64)
+def _dice(text: str) -> Dice:
+    return Dice.parse(text)
 
 
 def _plain(value: Any) -> Any:
