@@ -13,7 +13,8 @@
   of monsters whose health depends on the player count), a team marker of each colour per player;
   a pool the pack has no token for at all is not checked.
 
-Every part is skipped when the pack has none of the kinds it concerns.
+Every part is skipped when the pack has none of the kinds it concerns, or when the pack replaces
+their schemas with its own (the check knows the shapes of the project's kinds only).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from itertools import combinations
 from pipeline.diagnostics import Diagnostic, error
 from pipeline.model import Entity, Model
 from pipeline.resolve import parse_range
+from pipeline.schemas import CATALOGUE, catalogue_for
 
 DEFAULT_PLAYERS = (1, 8)
 # Shop rule field -> (deck field, what is laid out per character).
@@ -46,6 +48,17 @@ ICON_TOKENS = {
 }
 # Tile icon -> the deck type a card is drawn from.
 ICON_DECKS = {"monster": "monster", "trap": "hidden-trap", "stash": "stash"}
+
+
+def project_kinds(model: Model) -> set[str]:
+    """Kinds whose schema in this pack is the project's own (not replaced by the pack)."""
+    ours = CATALOGUE.documents
+    theirs = catalogue_for(model.pack.root).documents
+    return {
+        rel.removeprefix("kinds/").removesuffix(".json")
+        for rel, doc in ours.items()
+        if rel.startswith("kinds/") and theirs.get(rel) == doc
+    }
 
 
 def player_counts(model: Model) -> range:
@@ -349,15 +362,21 @@ def monster_copies(e: Entity, players: int) -> int:
 
 
 def check(model: Model) -> Iterable[Diagnostic]:
+    kinds = project_kinds(model)
     counts = player_counts(model)
     most = counts[-1] if counts else DEFAULT_PLAYERS[1]
     out: list[Diagnostic] = []
-    for monster in model.of_kind("monster"):
-        out += check_monster(monster, counts)
-    for rule in model.of_kind("rule"):
-        out += check_shop(model, rule, most)
-    out += check_relationships(model)
-    out += check_icons(model, most)
-    out += check_events(model)
-    out += check_pools(model, most)
+    if "monster" in kinds:
+        for monster in model.of_kind("monster"):
+            out += check_monster(monster, counts)
+    if {"rule", "deck"} <= kinds:
+        for rule in model.of_kind("rule"):
+            out += check_shop(model, rule, most)
+    if {"character", "relationship"} <= kinds:
+        out += check_relationships(model)
+    if {"tile", "token", "deck"} <= kinds:
+        out += check_icons(model, most)
+        out += check_events(model)
+    if {"token", "character", "monster"} <= kinds:
+        out += check_pools(model, most)
     return out
