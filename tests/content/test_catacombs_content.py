@@ -206,3 +206,65 @@ def test_schemas_are_draft7_and_describe_every_property(path: Path) -> None:
     Draft7Validator.check_schema(schema)
     assert schema["$schema"] == "http://json-schema.org/draft-07/schema#"
     assert list(undescribed(schema)) == []
+
+
+# ----- what the rules name exists ------------------------------------------------------------
+
+SEED_ITEMS = [
+    "machete", "torch", "lantern", "night-vision", "drone", "dynamite", "lockpick", "key",
+    "doping", "energy-drink", "rifle", "amulet-of-perfection",
+]  # fmt: skip
+DECK_TYPES = [
+    "event", "stash", "hidden-trap", "common-item", "unique-item", "magic-item",
+    "mercenary", "spell", "secret-knowledge", "intrigue", "monster",
+]  # fmt: skip
+TOKEN_TYPES = [
+    "cache", "statue", "door", "sarcophagus", "crevice", "shelter", "lever", "ceiling-hatch",
+    "floor-hatch", "looted", "first-player", "team", "health", "banknote", "treasure",
+    "antidote", "seal", "bridge",
+]  # fmt: skip
+
+
+def test_the_items_the_rules_name_exist_with_slot_and_hands(model: Model) -> None:
+    for item_id in SEED_ITEMS:
+        item = model.by_id[item_id]
+        assert item.kind == "item"
+        assert (
+            item.get("slot") and item.get("hands") is not None and item.get("backpack") is not None
+        )
+    assert model.by_id["antidote"].kind == "token"
+
+
+@pytest.mark.parametrize("deck_type", DECK_TYPES)
+def test_every_deck_the_rules_name_has_cards(model: Model, deck_type: str) -> None:
+    [deck] = [d for d in model.of_kind("deck") if d.get("type") == deck_type]
+    assert sum(e.count for e in model.entities if e.get("deck") == deck.id) > 0
+
+
+@pytest.mark.parametrize("token_type", TOKEN_TYPES)
+def test_every_token_the_rules_name_exists(model: Model, token_type: str) -> None:
+    assert any(t.get("type") == token_type for t in model.of_kind("token"))
+
+
+def test_tokens_show_their_hidden_side(model: Model) -> None:
+    hidden = {t.get("type"): t.get("hidden") for t in model.of_kind("token") if t.get("hidden")}
+    assert hidden["cache"]["bonus"] >= 1
+    assert {"treasures", "hidden_passage", "snake"} <= set(hidden["statue"])
+    assert {"behind", "locked"} <= set(hidden["door"])
+    effects = {t.get("hidden.effect") for t in model.of_kind("token") if t.get("type") == "lever"}
+    assert effects == {"door", "floor-spikes", "cutter", "hidden-passage"}
+    crevices = [t for t in model.of_kind("token") if t.get("type") == "crevice"]
+    assert {c.get("orientation") for c in crevices} == {"vertical", "horizontal"}
+    depths = {c.get("depth") for c in crevices if c.get("orientation") == "horizontal"}
+    assert depths == {"shallow", "water", "deep", "spiked"}
+    marks = {}
+    for t in model.of_kind("token"):
+        if t.get("mark"):
+            marks.setdefault(t.get("mark"), set()).add(t.get("type"))
+    assert marks and all(kinds == {"ceiling-hatch", "floor-hatch"} for kinds in marks.values())
+
+
+def test_the_weakening_spell_exists(model: Model) -> None:
+    spell = model.by_id["weakening-spell"]
+    assert spell.get("weakening") is True
+    assert model.by_id[spell.get("deck")].get("type") == "spell"
