@@ -11,7 +11,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
@@ -97,15 +97,18 @@ def sha256_file(path: Path, memo: dict[tuple[int, int], str] | None = None) -> s
     return value
 
 
-def write_manifest(root: Path, info: dict, progress: Callable[[int], None] | None = None) -> Path:
-    """manifest.json: every file under `root` with its sha256 and size, plus `info`."""
+def write_manifest(root: Path, info: dict, known: dict[str, str] | None = None) -> Path:
+    """manifest.json: every file under `root` with its sha256 and size, plus `info`.
+
+    `known` holds hashes already computed for files linked from the cache.
+    """
     memo: dict[tuple[int, int], str] = {}
+    known = known or {}
     files = []
     for path in sorted(p for p in root.rglob("*") if p.is_file() and p.name != "manifest.json"):
-        files.append({"path": path.relative_to(root).as_posix(),
-                      "sha256": sha256_file(path, memo), "bytes": path.stat().st_size})
-        if progress:
-            progress(1)
+        rel = path.relative_to(root).as_posix()
+        sha = known.get(rel) or sha256_file(path, memo)
+        files.append({"path": rel, "sha256": sha, "bytes": path.stat().st_size})
     manifest = {**info, "files": files}
     text = json.dumps(manifest, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
     return atomic_write(root / "manifest.json", text)

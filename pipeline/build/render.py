@@ -271,7 +271,7 @@ def _document(fragments: list[tuple[int, str, float]], fmt: Format,
 
 
 def _overflowing(page_box) -> bool:
-    """True when some `.fit` box's content runs past its bottom edge."""
+    """True when some `.fit` box's content runs past its bottom edge, or a word past its side."""
     stack = [page_box]
     while stack:
         box = stack.pop()
@@ -281,9 +281,22 @@ def _overflowing(page_box) -> bool:
         if "fit" in classes and getattr(box, "element_tag", None) and children:
             limit = box.content_box_y() + box.height + 0.5
             bottom = max(c.position_y + c.margin_height() for c in children)
-            if bottom > limit:
+            if bottom > limit or _too_wide(box):
                 return True
+            continue
         stack.extend(children)
+    return False
+
+
+def _too_wide(fit) -> bool:
+    """A text run that ends beyond the right edge of its `.fit` box (a word too long)."""
+    right = fit.content_box_x() + fit.width + 0.5
+    stack = list(fit.children)
+    while stack:
+        box = stack.pop()
+        if type(box).__name__ == "TextBox" and box.position_x + box.width > right:
+            return True
+        stack.extend(getattr(box, "children", None) or [])
     return False
 
 

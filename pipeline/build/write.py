@@ -1,20 +1,39 @@
-"""The output files of one language: PnP sheets, shop PDFs, PNGs and manifest.json."""
+"""The output files of one language: PnP sheets, shop PDFs, PNGs and manifest.json.
+
+Each file is a pure function of its layout and of the rendered faces it shows, so finished
+files are kept in the cache under the hash of exactly that: after a one-card edit only the
+files that show the card are imposed again; the others are linked from the cache.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
+from typing import BinaryIO
 
 from pipeline.build.components import Components
 from pipeline.build.formats import Profile
 from pipeline.build.impose import Sources, write_sheets, write_shop
 from pipeline.build.layout import Layout, SheetPage
-from pipeline.build.outputs import atomic_file, link_or_copy, staging_for, swap_in, write_manifest
+from pipeline.build.outputs import (
+    atomic_file,
+    link_or_copy,
+    sha256_file,
+    staging_for,
+    swap_in,
+    write_manifest,
+)
 from pipeline.build.progress import Progress
-from pipeline.build.render import Rendered
+from pipeline.build.render import Rendered, cache_write
 from pipeline.model import Model
+
+# Output files are cached under a key that includes the code that writes them.
+IMPOSE_VERSION = hashlib.sha256(b"".join(
+    (Path(__file__).parent / name).read_bytes() for name in ("impose.py", "layout.py", "write.py")
+)).hexdigest()
 
 
 def _id(*parts: str) -> str:
@@ -29,11 +48,57 @@ def _pages(layout: Layout, duplex: bool) -> tuple[SheetPage, ...]:
         p for p in layout.pages if p.side == "back")
 
 
+class Outputs:
+    """Writes files into the staging folder, reusing finished files from the cache."""
+
+    def __init__(self, staging: Path, cache_dir: Path):
+        self.staging = staging
+        self.cache = cache_dir / "outputs"
+        self.known: dict[str, str] = {}  # relative path -> sha256, when already known
+
+    def pdf(self, name: str, key: str, produce: Callable[[BinaryIO], None]) -> None:
+        cached = self.cache / f"{key}.pdf"
+        target = self.staging / name
+        if not cached.is_file():
+            with atomic_file(target) as handle:
+                produce(handle)
+            link_or_copy(target, cached)
+        else:
+            link_or_copy(cached, target)
+        self.known[name] = self._sha(cached)
+
+    def link(self, source: Path, name: str) -> None:
+        link_or_copy(source, self.staging / name)
+        self.known[name] = self._sha(source)
+
+    @staticmethod
+    def _sha(path: Path) -> str:
+        """sha256 of a cache file, remembered beside it (cache files never change)."""
+        side = path.with_name(path.name + ".sha256")
+        if side.is_file():
+            return side.read_text().strip()
+        value = sha256_file(path)
+        cache_write(side, value)
+        return value
+
+
+def _key(*parts: object) -> str:
+    return hashlib.sha256(repr((IMPOSE_VERSION, *parts)).encode()).hexdigest()
+
+
+def _where(rendered: Mapping[str, Rendered], face: str | None) -> tuple[str, int] | None:
+    if face is None:
+        return None
+    r = rendered[face]
+    return (Path(r.pdf).name, r.page)
+
+
 def write_all(model: Model, profile: Profile, lang: str, components: Components,
               layouts: Mapping[str, Layout], rendered: Mapping[str, Rendered], options,
               progress: Progress) -> Path:
     final = options.out_root / lang
     staging = staging_for(final)
+    out = Outputs(staging, options.cache_dir)
     title = model.pack.title.get(lang) or model.pack.title.get(model.pack.source_language, "")
     paper = profile.sheet.name
     steps = len(layouts) * 3 + (len(components.items) if options.png else 0)
@@ -50,50 +115,52 @@ def write_all(model: Model, profile: Profile, lang: str, components: Components,
             variants = [("-simplex", False)]
         for suffix, duplex in variants:
             name = f"pnp/{fmt}-{paper}{suffix}.pdf"
-            pages = _pages(lay, duplex)
+            sheet_layout = replace(lay, pages=_pages(lay, duplex))
             label = f"{title} — {fmt}{' (' + suffix[1:] + ')' if suffix else ''}"
-            with atomic_file(staging / name) as handle:
-                write_sheets(_with_pages(lay, pages), rendered, label,
-                             _id(model.pack.id, lang, name), handle, sources)
+            doc = _id(model.pack.id, lang, name)
+            faces = [[(p.box, p.rotate, _where(rendered, p.face)) for p in page.placements]
+                     for page in sheet_layout.pages]
+            key = _key("sheets", label, doc, sheet_layout.sheet, sheet_layout.format,
+                       [page.marks for page in sheet_layout.pages], faces)
+            out.pdf(name, key, lambda h, sl=sheet_layout, lb=label, d=doc: write_sheets(
+                sl, rendered, lb, d, h, sources))
             files_of.setdefault(fmt, []).append(name)
             progress.advance()
         name = f"shop/{fmt}.pdf"
         items = [(c.front, c.back) for c in components.of_format(fmt)]
-        with atomic_file(staging / name) as handle:
-            write_shop(items, profile.formats[fmt], rendered, f"{title} — {fmt}",
-                       _id(model.pack.id, lang, name), handle, sources)
+        label, doc = f"{title} — {fmt}", _id(model.pack.id, lang, name)
+        key = _key("shop", label, doc, profile.formats[fmt],
+                   [(_where(rendered, f), _where(rendered, b)) for f, b in items])
+        out.pdf(name, key, lambda h, it=items, f=fmt, lb=label, d=doc: write_shop(
+            it, profile.formats[f], rendered, lb, d, h, sources))
         files_of[fmt].append(name)
         progress.advance()
     if options.png:
-        shared: set[str] = set()
-        for comp in components.items:
-            link_or_copy(Path(rendered[comp.front].png), staging / "png" / f"{comp.name}.png")
-            if comp.back:
-                face = components.faces[comp.back]
-                if face.entity_id == comp.id and _per_entity(profile, comp.kind):
-                    link_or_copy(Path(rendered[comp.back].png),
-                                 staging / "png" / f"{comp.name}-back.png")
-                elif comp.back not in shared:
-                    shared.add(comp.back)
-                    group = json.loads(face.context).get("group") or {}
-                    name = f"back-{comp.kind}-{group.get('id', comp.format)}.png"
-                    link_or_copy(Path(rendered[comp.back].png), staging / "png" / name)
-            progress.advance()
-    write_manifest(staging, _info(model, profile, lang, components, layouts, files_of, options))
+        _pngs(out, profile, components, rendered, progress)
+    write_manifest(staging, _info(model, profile, lang, components, layouts, files_of, options),
+                   known=out.known)
     swap_in(staging, final)
     progress.finish()
     return final
 
 
-def _per_entity(profile: Profile, kind: str) -> bool:
-    spec = profile.for_kind(kind)
-    return bool(spec and spec.back_per_entity)
-
-
-def _with_pages(lay: Layout, pages: tuple[SheetPage, ...]) -> Layout:
-    from dataclasses import replace
-
-    return replace(lay, pages=pages)
+def _pngs(out: Outputs, profile: Profile, components: Components,
+          rendered: Mapping[str, Rendered], progress: Progress) -> None:
+    """png/<id>-<copy>.png per copy; backs per copy when they show the entity, else shared."""
+    shared: set[str] = set()
+    for comp in components.items:
+        out.link(Path(rendered[comp.front].png), f"png/{comp.name}.png")
+        if comp.back:
+            face = components.faces[comp.back]
+            spec = profile.for_kind(comp.kind)
+            if spec is not None and spec.back_per_entity:
+                out.link(Path(rendered[comp.back].png), f"png/{comp.name}-back.png")
+            elif comp.back not in shared:
+                shared.add(comp.back)
+                group = json.loads(face.context).get("group") or {}
+                name = f"png/back-{comp.kind}-{group.get('id', comp.format)}.png"
+                out.link(Path(rendered[comp.back].png), name)
+        progress.advance()
 
 
 def _info(model: Model, profile: Profile, lang: str, components: Components,
