@@ -32,6 +32,7 @@ GLOSSARY_LINE = re.compile(r"^[-*]\s+\*\*(.+?)\*\*")
 ENDINGS = {"ru": "аяоеиыуюйьё", "en": "e"}
 PLACEHOLDER_LEFT = re.compile(r"\{\{|\{%|\}\}|%\}")
 PAPERS = {"a5": "148mm 210mm", "a4": "210mm 297mm"}
+WIDE = {"a5": "210mm 148mm", "a4": "297mm 210mm"}  # landscape pages for wide tables
 FIXED_DATE = "2000-01-01T00:00:00Z"
 
 
@@ -179,6 +180,7 @@ def render_html(model: Model, book: Book, *, paper: str = "a5", proof: bool = Fa
         index=entries,
         proof=proof,
         page_size=PAPERS[paper],
+        wide_size=WIDE[paper],
         paper=paper,
         date=FIXED_DATE,
         base_font="9.5pt" if paper == "a5" else "11pt",

@@ -128,36 +128,63 @@ def monster_view(model: Model, e: Entity, lang: str, thumb: Path | None) -> dict
     }
 
 
+SYMBOLS = {"pass": "✓", "blocked": "■", "held": "≈", "dies": "☠", "breaks": "⚒"}
+LEGEND: dict[str, dict[str, str]] = {
+    "ru": {"pass": "проходит", "blocked": "останавливается", "held": "задержан",
+           "dies": "гибнет", "loses-health": "теряет N хп", "breaks": "взламывает",
+           "turns": "тратит N ходов", "width": "только до ширины N",
+           "controlled": "после «/» — под управлением игрока",
+           "shielded": "в скобках — пока цел покров"},
+    "en": {"pass": "passes", "blocked": "stops", "held": "held up", "dies": "dies",
+           "loses-health": "loses N health", "breaks": "breaks it open",
+           "turns": "spends N turns", "width": "only up to width N",
+           "controlled": "after “/”: controlled by a player",
+           "shielded": "in brackets: while the shield holds"},
+}
+
+
+def symbol(cell: Mapping[str, Any] | None) -> str:
+    """One matrix cell in symbols: effect, limits, then the shielded and controlled overrides."""
+    if not cell:
+        return "—"
+    effect = cell["effect"]
+    text = f"−{cell.get('health', '')}" if effect == "loses-health" else SYMBOLS.get(effect, effect)
+    if cell.get("max_width"):
+        text += f" ≤{cell['max_width']}"
+    if cell.get("turns"):
+        text += f" ↻{cell['turns']}"
+    if cell.get("shielded"):
+        text += f" ({symbol(cell['shielded'])})"
+    if cell.get("controlled"):
+        text += f" / {symbol(cell['controlled'])}"
+    return text
+
+
 def matrix_view(model: Model, e: Entity, lang: str) -> dict[str, Any]:
-    obstacles = list(e.get("obstacles", ()))
+    """Obstacles down, monsters (or species) across; cells in symbols with a legend."""
+    src = model.pack.source_language
     heads = []
-    for ob in obstacles:
-        found = model.by_id.get(ob)
-        heads.append(name_of(model, found, lang) if found else
-                     OBSTACLES.get(ob, {}).get(lang, ob))
-    rows = []
     for row in e.get("rows", ()):
         monster = model.by_id.get(row["monster"])
         title = name_of(model, monster, lang) if monster else row["monster"]
         if row.get("species") and monster is not None:
             for sp in monster.get("species", ()):
                 if sp.get("id") == row["species"]:
-                    title = str(localized(sp.get("name"), lang, model.pack.source_language))
-        cells = [effect(row.get("cells", {}).get(ob), lang) for ob in obstacles]
-        rows.append({"name": title, "cells": cells})
-    return {"id": e.id, "name": name_of(model, e, lang), "heads": heads, "rows": rows}
-
-
-def effect(cell: Mapping[str, Any] | None, lang: str) -> str:
-    if not cell:
-        return "—"
-    text = EFFECTS.get(cell["effect"], {}).get(lang, cell["effect"])
-    text = text.format(health=cell.get("health", ""))
-    if cell.get("max_width"):
-        text += f" (≤{cell['max_width']})"
-    if cell.get("controlled"):
-        text += f" / {effect(cell['controlled'], lang)}"
-    return text
+                    title = str(localized(sp.get("name"), lang, src))
+        heads.append(title)
+    rows = []
+    for ob in e.get("obstacles", ()):
+        found = model.by_id.get(ob)
+        name = name_of(model, found, lang) if found else OBSTACLES.get(ob, {}).get(lang, ob)
+        cells = [symbol(row.get("cells", {}).get(ob)) for row in e.get("rows", ())]
+        rows.append({"name": name, "cells": cells})
+    legend = LEGEND.get(lang, LEGEND["en"])
+    keys = [("✓", "pass"), ("■", "blocked"), ("≈", "held"), ("☠", "dies"),
+            ("−N", "loses-health"), ("⚒", "breaks"), ("↻N", "turns"), ("≤N", "width")]
+    return {"id": e.id, "name": name_of(model, e, lang), "heads": heads, "rows": rows,
+            "legend": [f"{sym} {legend[key]}" for sym, key in keys]
+            + [legend["shielded"], legend["controlled"]],
+            "text": localized(e.get("text"), lang, src) if e.get("text") else None}
 
 
 def character_view(model: Model, e: Entity, lang: str, thumb: Path | None) -> dict[str, Any]:

@@ -188,3 +188,31 @@ def test_pages_are_a5_and_metadata_is_fixed(books: dict[str, Built], lang: str) 
     box = reader.pages[0].mediabox
     assert (round(float(box.width) / 72 * 25.4), round(float(box.height) / 72 * 25.4)) == (148, 210)
     assert reader.metadata["/CreationDate"].startswith("D:2000")
+
+
+SYMBOL = {"pass": "✓", "blocked": "■", "held": "≈", "dies": "☠", "breaks": "⚒"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_obstacle_matrix_equals_the_exported_model(books: dict[str, Built], model: Model,
+                                                   lang: str) -> None:
+    """The matrix page is landscape and each obstacle's row shows every monster's effect."""
+    plain = {e["id"]: e for e in model.to_plain()["entities"]}
+    matrix = plain["obstacle-matrix"]
+    book = books[lang]
+    page = next(n for n, text in enumerate(book.texts, start=1)
+                if matrix["name"][lang] in text and "✓" in text)
+    box = book.reader.pages[page - 1].mediabox
+    assert float(box.width) > float(box.height)
+    lines = book.lines(page)
+    for obstacle in matrix["obstacles"]:
+        effects = [row["cells"][obstacle]["effect"] for row in matrix["rows"]]
+        symbols = [SYMBOL.get(e) for e in effects if e in SYMBOL]
+        printed = [ln for ln in lines if all(s in ln for s in set(symbols))]
+        assert printed, f"no row shows the effects of {obstacle}"
+    text = "\n".join(lines)
+    for effect in ("dies", "breaks", "held"):
+        expected = sum(1 for row in matrix["rows"] for cell in row["cells"].values()
+                       for c in (cell, cell.get("controlled"), cell.get("shielded"))
+                       if c and c["effect"] == effect)
+        assert text.count(SYMBOL[effect]) - 1 == expected, effect  # minus the legend
