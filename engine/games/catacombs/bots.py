@@ -89,7 +89,7 @@ class HeuristicBot:
             return 75 if hero.hp < hero.max_hp - 1 or hero.speed_set is not None else -5
         if kind in ("explore", "far-explore"):
             return 50 if not hero.artifact else -1
-        if kind in ("jump", "swim", "jump-trap", "move"):
+        if kind in ("jump", "swim", "jump-trap", "move", "dive"):
             target = parse_pos(a.get("to"))
             if kind == "jump" and not _sure_jump(state, hero, a):
                 return -50
@@ -130,9 +130,13 @@ def _shop_pick(state: CatacombsState, head: dict, actions: list[Action]) -> Acti
     def worth(a: Action) -> tuple:
         if a.kind == "done":
             return (0, 0)
+        card = state.data.cards.get(a.get("item"))
+        if card is not None:
+            return (card.damage * 3, -card.price)
         item = state.data.items[a.get("item")]
         useful = item.melee * 3 + item.ranged * 2 + 4 * item.far_seeing + sum(item.stats.values())
         useful += 2 if item.cures else 0
+        useful += item.heal
         return (useful, -item.price)
 
     best = max(actions, key=worth)

@@ -11,14 +11,22 @@ from engine.games.catacombs.registry import actions_of, handles, options, task
 from engine.games.catacombs.state import CatacombsState, Hero, Piece
 
 
+@rule("engine.mercenaries")
 def weapons(state: CatacombsState, hero: Hero) -> tuple[int, int]:
-    """Best melee bonus and best ranged damage among the hero's items."""
+    """Best melee bonus and best ranged damage among the hero's items; hired mercenaries add
+    their damage (melee ones to the blow, ranged ones as a shot)."""
     melee = ranged = 0
     for item_id in hero.items:
         item = state.data.items.get(item_id)
         if item is not None:
             melee = max(melee, item.melee)
             ranged = max(ranged, item.ranged)
+    for card_id in hero.spells:
+        card = state.data.cards.get(card_id)
+        if card is not None and card.attack == "melee":
+            melee += card.damage
+        elif card is not None and card.attack == "ranged":
+            ranged = max(ranged, card.damage)
     return melee, ranged
 
 

@@ -358,6 +358,21 @@ def check_effects(data: Catacombs) -> list[Finding]:
                         severity="warning",
                     )
                 )
+    played_decks = {
+        d.id for d in data.decks.values() if d.type in ("event", "hidden-trap", "stash")
+    }
+    for card in sorted(data.cards.values(), key=lambda c: c.id):
+        if card.deck in played_decks and not card.playable:
+            out.append(
+                Finding(
+                    "effect-not-implemented",
+                    f"card {card.id}: no outcome, reward, trap or monster the engine can play "
+                    f"(simulations treat it as no effect)",
+                    card.id,
+                    "text",
+                    severity="warning",
+                )
+            )
     for tile in sorted(data.tiles.values(), key=lambda t: t.id):
         for i, (icon, _, _) in enumerate(tile.icons):
             if icon not in IMPLEMENTED_ICONS:

@@ -8,7 +8,7 @@ from engine.core.rules import PARTIAL, rule
 from engine.games.catacombs.board import Pos
 from engine.games.catacombs.checks_util import apply_outcome, may_try, passes
 from engine.games.catacombs.data import Check
-from engine.games.catacombs.movement import _blocked, parse_pos, pos_key
+from engine.games.catacombs.movement import _blocked, parse_pos, pos_key, steps_graph
 from engine.games.catacombs.registry import actions_of, handles, task
 from engine.games.catacombs.state import CatacombsState, Hero
 
@@ -183,6 +183,53 @@ def bridges() -> None:
     """Not implemented: gathering junk and building bridges."""
 
 
-@rule("depth.dive-near", "depth.dive-far", status=PARTIAL, note="diving is not offered")
-def dive() -> None:
-    """Not implemented: diving to another water crevice."""
+def dive_targets(state: CatacombsState, hero: Hero, here: dict) -> list[tuple[dict, Pos]]:
+    """Other water crevices of the labyrinth and a free cell beside each."""
+    out = []
+    graph = steps_graph(state)
+    for key in sorted(state.tiles):
+        tile = state.tiles[key]
+        tx, ty = (int(v) for v in key.split(","))
+        for f in tile.features:
+            if f is here or f["type"] != "crevice" or f.get("depth") != "water":
+                continue
+            if f.get("orientation") != "horizontal" or not f.get("cells"):
+                continue
+            c, r = f["cells"][0]
+            for nxt, _ in graph.get((tx, ty, c, r), ()):
+                if not _blocked(state, nxt):
+                    out.append((f, nxt))
+                    break
+    return out
+
+
+@actions_of
+def dive_actions(state: CatacombsState, hero: Hero) -> list[Action]:
+    if not hero.active or state.round == 1 or hero.hidden:
+        return []
+    dive = state.data.check("water", "dive")
+    if not may_try(state, hero, dive):
+        return []
+    out = []
+    seen = set()
+    for f, _ in jumps(state, hero):
+        if f.get("depth") != "water" or f["uid"] in seen:
+            continue
+        seen.add(f["uid"])
+        for target, land in dive_targets(state, hero, f):
+            out.append(Action.of("dive", crevice=target["uid"], to=pos_key(land)))
+    return out
+
+
+@handles("dive")
+@rule("depth.dive-near", "engine.dive")
+def do_dive(state: CatacombsState, hero: Hero, action: Action) -> int:
+    """Strength 5+ dives into a water crevice and comes up at another one of the labyrinth
+    (one action)."""
+    land(state, hero, action.get("to"))
+    return 1
+
+
+@rule("depth.dive-far", status=PARTIAL, note="there is only one labyrinth")
+def dive_far() -> None:
+    """Not implemented: separate labyrinths (so no diving between them)."""

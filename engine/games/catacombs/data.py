@@ -426,6 +426,14 @@ class Card:
     requires: tuple[Threshold, ...]
     has_outcome: bool
     has_reward: bool
+    price: int = 0
+    damage: int = 0
+    attack: str = ""
+
+    @property
+    def playable(self) -> bool:
+        """The card carries something the engine can play."""
+        return self.has_outcome or self.has_reward or bool(self.trap or self.monster)
 
 
 @dataclass(frozen=True)
@@ -690,6 +698,9 @@ def _card(e: Mapping[str, Any]) -> Card:
         requires=_thresholds(e.get("requires"), Src(e["id"], "requires")),
         has_outcome="outcome" in e,
         has_reward="reward" in e,
+        price=int(e.get("cost", {}).get("banknotes", 0)),
+        damage=int(e.get("stats", {}).get("damage", 0)),
+        attack=e.get("stats", {}).get("attack", ""),
     )
 
 

@@ -203,8 +203,14 @@ def event_card(state: CatacombsState, t: dict, card: str) -> None:
         return
     if c.has_outcome:
         apply_outcome(state, hero, c.outcome, f"event {card}")
-    if c.has_reward and hero.active:
+    stats = state.stats(hero)
+    meets = all(th.met(stats.get(th.stat, 0)) for th in c.requires)
+    if c.has_reward and hero.active and meets:
         state.gain(hero, c.reward, f"event {card}")
+    if c.monster and hero.active and c.monster in state.data.monsters:
+        from engine.games.catacombs.monsters import spawn
+
+        spawn(state, c.monster, hero.pos, awake=True, meet=True)
 
 
 @rule("move.activate")

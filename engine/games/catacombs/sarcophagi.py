@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.core.api import Action
-from engine.core.rules import PARTIAL, rule
+from engine.core.rules import rule
 from engine.games.catacombs.checks_util import passes
 from engine.games.catacombs.registry import actions_of, handles, task
 from engine.games.catacombs.state import CatacombsState, Hero
@@ -160,6 +160,10 @@ def sarcophagus_sealed(state: CatacombsState, t: dict, value: int) -> None:
             return
 
 
-@rule("sarcophagi.shelter", status=PARTIAL, note="hiding inside a sarcophagus is not offered")
-def hide_in_sarcophagus() -> None:
-    """Not implemented: heroes hide only in shelters."""
+@rule("sarcophagi.shelter")
+def hide_in_sarcophagus(state: CatacombsState, hero: Hero) -> bool:
+    """A checked sarcophagus that held treasure or nothing can hide a hero (as a shelter)."""
+    return any(
+        f["type"] == "sarcophagus" and f.get("state") in ("empty", "looted")
+        for f in state.tile_of(hero.pos).features
+    )

@@ -177,16 +177,25 @@ def price(state: CatacombsState, card: str) -> int | None:
     if item is not None:
         return item.price
     c = state.data.cards.get(card)
-    return None if c is None else int(getattr(c, "price", 0) or 0)
+    return None if c is None else c.price
+
+
+def mercenaries(state: CatacombsState, hero) -> list[str]:
+    return [c for c in hero.spells if c in state.data.cards and state.data.cards[c].attack]
 
 
 @options("shop")
 def shop_options(state: CatacombsState, t: dict) -> list[Action]:
     hero = state.heroes[t["seat"]]
     out = [Action.of("done")]
+    hire_limit = state.data.characters[hero.character].hire_limit
     for card, n in sorted(state.pools["counter"].items()):
         p = price(state, card)
-        if n > 0 and p is not None and 0 < p <= hero.banknotes and card in state.data.items:
+        if n <= 0 or p is None or not 0 < p <= hero.banknotes:
+            continue
+        if card in state.data.items or (
+            card in state.data.cards and len(mercenaries(state, hero)) < hire_limit
+        ):
             out.append(Action.of("buy", item=card))
     return out
 
@@ -206,7 +215,10 @@ def shop(state: CatacombsState, t: dict, action: Action) -> None:
     card = action.get("item")
     hero.banknotes -= price(state, card) or 0
     state.pools["counter"][card] -= 1
-    hero.items.append(card)
+    if card in state.data.items:
+        hero.items.append(card)
+    else:
+        hero.spells.append(card)
     state.log(f"{hero.character} buys {card}")
     state.push("decide", "shop", seat=hero.seat)
 

@@ -10,7 +10,10 @@ from engine.games.catacombs.state import CatacombsState, Hero
 
 
 def shelter_here(state: CatacombsState, hero: Hero) -> bool:
-    return any(f["type"] == "shelter" for f in state.tile_of(hero.pos).features)
+    from engine.games.catacombs.sarcophagi import hide_in_sarcophagus
+
+    tile = state.tile_of(hero.pos)
+    return any(f["type"] == "shelter" for f in tile.features) or hide_in_sarcophagus(state, hero)
 
 
 @actions_of
