@@ -83,6 +83,8 @@ class HeuristicBot:
                 if a.get("how") == "hide" and hero.hp <= danger
                 else (25 if a.get("how") == "leave" else -20)
             )
+        if kind == "lever":
+            return 33 if a.get("how") == "pull" else 34
         if kind == "befriend":
             return 10
         if kind == "use":

@@ -36,6 +36,7 @@ IMPLEMENTED_ICONS = frozenset(
         "sarcophagus",
         "artifact",
         "ceiling-hatch",
+        "lever",
     }
 )
 SMOKE_ROUNDS = 30

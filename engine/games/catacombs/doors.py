@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.core.api import Action
-from engine.core.rules import PARTIAL, rule
+from engine.core.rules import rule
 from engine.games.catacombs.board import Pos
 from engine.games.catacombs.checks_util import may_try
 from engine.games.catacombs.movement import closed_door
@@ -90,12 +90,65 @@ def door_trap(state: CatacombsState, t: dict, card: str) -> None:
     spring_hidden_trap(state, state.heroes[t["seat"]], card)
 
 
-@rule(
-    "doors.levers",
-    "levers.study",
-    "levers.effects",
-    status=PARTIAL,
-    note="levers are laid out but cannot be pulled",
-)
-def levers() -> None:
-    """Not implemented: pulling levers."""
+def lever_here(state: CatacombsState, hero: Hero) -> dict | None:
+    for f in state.tile_of(hero.pos).features:
+        if f["type"] == "lever" and f.get("card"):
+            return f
+    return None
+
+
+@actions_of
+def lever_actions(state: CatacombsState, hero: Hero) -> list[Action]:
+    if not hero.active or state.round == 1 or hero.hidden:
+        return []
+    lever = lever_here(state, hero)
+    if lever is None:
+        return []
+    out = [Action.of("lever", how="pull")]
+    study = state.data.check("lever", "study")
+    if lever["uid"] not in hero.studied and may_try(state, hero, study):
+        out.insert(0, Action.of("lever", how="study"))
+    return out
+
+
+@handles("lever")
+@rule("doors.levers", "levers.study", "levers.effects", "levers.door-choice", "levers.passage")
+def do_lever(state: CatacombsState, hero: Hero, action: Action) -> int:
+    """Study a lever (attention 5+) or pull it: it opens the nearest locked door, blocks every
+    floor spike or cutter of the labyrinth, or opens a hidden passage; then it is removed."""
+    lever = lever_here(state, hero)
+    effect = _hidden(state, lever).get("effect")
+    if action.get("how") == "study":
+        hero.studied.append(lever["uid"])
+        state.log(f"{hero.character} studies a lever: {effect}")
+        return 1
+    state.tile_of(hero.pos).features.remove(lever)
+    state.log(f"{hero.character} pulls a lever: {effect}")
+    if effect == "door":
+        door = _nearest_locked_door(state, hero)
+        if door is not None:
+            door["open"] = True
+            state.touch_layout("passage")
+    elif effect in state.data.traps:
+        for tile in state.tiles.values():
+            tile.traps = [t for t in tile.traps if t[0] != effect]
+        state.touch_layout("tiles")
+    elif effect == "hidden-passage":
+        from engine.games.catacombs.statues import hidden_passage
+
+        hidden_passage(state, hero)
+    return 1
+
+
+def _nearest_locked_door(state: CatacombsState, hero: Hero) -> dict | None:
+    """Engine assumption for the player's choice: the closed locked door nearest in tiles."""
+    best = None
+    for key in sorted(state.tiles):
+        tx, ty = (int(v) for v in key.split(","))
+        for f in state.tiles[key].features:
+            if f["type"] != "door" or f.get("open") or not _hidden(state, f).get("locked"):
+                continue
+            d = abs(tx - hero.pos[0]) + abs(ty - hero.pos[1])
+            if best is None or d < best[0]:
+                best = (d, f)
+    return best[1] if best else None
