@@ -34,6 +34,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="who plays every seat (default heuristic)",
     )
     p.add_argument("--max-rounds", type=int, default=None, help="turn bound in rounds")
+    p.add_argument(
+        "--teams",
+        action="store_true",
+        help="let every seat take a team marker (two teams are possible)",
+    )
     p.add_argument("--format", choices=["text", "json"], default="text", help="output format")
     p.add_argument("--html", type=Path, help="also write an HTML report with plots here")
     p.add_argument(
@@ -80,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
         max_rounds=args.max_rounds or DEFAULT_MAX_ROUNDS,
         jobs=args.jobs,
         keep_replays=args.replays if args.save_replay else 0,
+        teams=args.teams,
     )
     full = simulate(model.to_plain(), config)
     for game in full["games"]:

@@ -100,3 +100,29 @@ def tiny_plain() -> dict[str, Any]:
 @pytest.fixture
 def tiny() -> dict[str, Any]:
     return tiny_plain()
+
+
+def arena(data, players: int = 2, seed: int = 1, teams: bool = False, decide=None):
+    """A state in the second round with no pending steps (setup and the first turn played)."""
+    from engine.games.catacombs import Game
+
+    state = Game(data, players=players, seed=seed, teams=teams).new_initial_state()
+    while state.round < 2 or state.queue:
+        if state.is_chance_node:
+            state.apply(state.sample_chance())
+            continue
+        actions = state.legal_actions()
+        if decide is not None and decide(state, actions) is not None:
+            state.apply(decide(state, actions))
+            continue
+        done = [a for a in actions if a.kind in ("done", "pass")]
+        state.apply(done[0] if done else actions[0])
+    return state
+
+
+def set_stat(state, hero, stat: str, value: int) -> None:
+    hero.items = []
+    hero.spells = []
+    base = state.data.characters[hero.character].stats.get(stat, 0)
+    hero.bonus[stat] = value - base
+    assert state.stat(hero, stat) == value

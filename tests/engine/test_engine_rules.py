@@ -5,9 +5,9 @@ cases below cover everything the canonical model holds."""
 from __future__ import annotations
 
 import pytest
-from conftest import canonical_plain
+from conftest import arena as conftest_arena
+from conftest import canonical_plain, set_stat
 
-from engine.games.catacombs import Game
 from engine.games.catacombs.checks_util import may_try, passes
 from engine.games.catacombs.data import from_plain
 from engine.games.catacombs.monsters import _effect, _enter, ghost_resist, spawn
@@ -27,23 +27,7 @@ STATS = ("speed", "strength", "dexterity", "knowledge", "luck", "communication",
 
 
 def arena(players: int = 2, seed: int = 1):
-    """A state in the first real round, no pending steps, heroes on the start tile."""
-    state = Game(DATA, players=players, seed=seed).new_initial_state()
-    while state.round < 2 or state.queue:
-        if state.is_chance_node:
-            state.apply(state.sample_chance())
-        else:
-            actions = state.legal_actions()
-            done = [a for a in actions if a.kind in ("done", "pass")]
-            state.apply(done[0] if done else actions[0])
-    return state
-
-
-def set_stat(state, hero, stat: str, value: int) -> None:
-    hero.items = []
-    base = DATA.characters[hero.character].stats.get(stat, 0)
-    hero.bonus[stat] = value - base
-    assert state.stat(hero, stat) == value
+    return conftest_arena(DATA, players, seed)
 
 
 def non_keeper(state):

@@ -53,6 +53,8 @@ class HeuristicBot:
             return max(actions, key=lambda a: rewards[a.get("option")].value())
         if head["fn"] == "shop":
             return _shop_pick(state, head, actions)
+        if head["fn"] == "team":
+            return actions[0]
         return actions[0]
 
     # ----- turn actions ---------------------------------------------------------------------
@@ -194,7 +196,7 @@ def goal_signature(state: CatacombsState, hero: Hero) -> tuple:
         tuple(live),
         hero.artifact,
         tuple(state.hatch),
-        tiles_left(state),
+        tiles_left(state, hero),
         tuple(hero.studied),
     )
 
@@ -219,7 +221,7 @@ def _goals(state: CatacombsState, hero: Hero) -> list[Pos]:
         for f in tile.features:
             if _worth_visiting(state, hero, f):
                 goals.append((tx, ty, *tile.center()))
-        if tiles_left(state):
+        if tiles_left(state, hero):
             for side in board.tile_sides_open((tx, ty)):
                 c, r = tile.edge_cell(side, tile.exits[side][0])
                 goals.append((tx, ty, c, r))

@@ -23,8 +23,19 @@ from engine.games.catacombs.state import CatacombsState, Hero
 OPPOSITE = {"north": "south", "south": "north", "east": "west", "west": "east"}
 
 
-def tiles_left(state: CatacombsState) -> bool:
-    return sum(state.pools["tiles"].values()) + sum(state.pools["final"].values()) > 0
+def tile_pile(state: CatacombsState, hero: Hero | None) -> str:
+    """The pile a hero draws from: the team's own pile in team play, else the common one."""
+    if hero is not None and hero.team and f"tiles:{hero.team}" in state.pools:
+        return f"tiles:{hero.team}"
+    return "tiles"
+
+
+def tiles_left(state: CatacombsState, hero: Hero | None = None) -> bool:
+    final = sum(state.pools["final"].values())
+    if hero is None:
+        piles = [p for name, p in state.pools.items() if name.startswith("tiles")]
+        return final + sum(sum(p.values()) for p in piles) > 0
+    return final + sum(state.pools.get(tile_pile(state, hero), {}).values()) > 0
 
 
 def far_seeing(state: CatacombsState, hero: Hero) -> bool:
@@ -36,7 +47,7 @@ def far_seeing(state: CatacombsState, hero: Hero) -> bool:
 @actions_of
 def explore_actions(state: CatacombsState, hero: Hero) -> list[Action]:
     """Walk to an open edge and lay a new tile there (one action), or explore from afar."""
-    if not can_move(hero) or state.round == 1 or not tiles_left(state):
+    if not can_move(hero) or state.round == 1 or not tiles_left(state, hero):
         return []
     board = state.board
     edges = frontier(state)
@@ -80,7 +91,8 @@ def start_exploring(state: CatacombsState, hero: Hero, slot: tuple[int, int], si
     """The hero stops at the edge, loses the remaining steps and draws a tile (the final tile
     lies at the bottom of the pile)."""
     target = neighbour_slot(slot, side)
-    pool = "tiles" if sum(state.pools["tiles"].values()) else "final"
+    pile = tile_pile(state, hero)
+    pool = pile if sum(state.pools.get(pile, {}).values()) else "final"
     state.push(
         "draw", "tile-drawn", pool=pool, seat=hero.seat, slot=list(target), side=OPPOSITE[side]
     )

@@ -39,6 +39,7 @@ class Game:
         players: int,
         seed: int = 0,
         max_rounds: int = DEFAULT_MAX_ROUNDS,
+        teams: bool = False,
     ):
         self.data = model if isinstance(model, Catacombs) else from_plain(model)
         if not 1 <= players <= len(self.data.characters):
@@ -48,9 +49,10 @@ class Game:
         self.players = players
         self.seed = seed
         self.max_rounds = max_rounds
+        self.teams = teams
 
     def new_initial_state(self) -> CatacombsState:
-        return setup.new_game(self.data, self.players, self.seed, self.max_rounds)
+        return setup.new_game(self.data, self.players, self.seed, self.max_rounds, self.teams)
 
     def state_from_dict(self, raw: dict[str, Any]) -> CatacombsState:
         return CatacombsState.from_dict(self.data, raw)

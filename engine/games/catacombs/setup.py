@@ -72,8 +72,11 @@ def build_pools(data: Catacombs, players: int) -> dict[str, dict[str, int]]:
     return pools
 
 
-def new_game(data: Catacombs, players: int, seed: int, max_rounds: int) -> CatacombsState:
+def new_game(
+    data: Catacombs, players: int, seed: int, max_rounds: int, teams: bool = False
+) -> CatacombsState:
     state = CatacombsState(data, players, seed, max_rounds)
+    state.team_play = teams
     state.pools = build_pools(data, players)
     state.phase = PHASE_SETUP
     for seat in range(players):
@@ -223,12 +226,55 @@ def shop(state: CatacombsState, t: dict, action: Action) -> None:
     state.push("decide", "shop", seat=hero.seat)
 
 
+def team_colours(state: CatacombsState) -> list[str]:
+    entry = state.data.rule_with("teams")
+    return list(entry.raw["teams"]) if entry else []
+
+
 @task("teams")
-@rule("teams.one-or-two", "engine.one-group", status=PARTIAL, note="bots always play as one group")
+@rule("teams.draft", "teams.one-or-two")
 def teams(state: CatacombsState, t: dict, _: object) -> None:
-    """Engine assumption: bots play as one group (the seed's default for reasonable players)."""
-    for hero in state.heroes:
-        hero.team = ""
+    """In team play each player in turn takes a team marker; if all take the same colour there
+    are no teams. Otherwise everyone plays as one group (engine.one-group)."""
+    colours = team_colours(state)
+    if not state.team_play or len(colours) < 2:
+        return
+    for seat in range(state.players):
+        state.push("decide", "team", seat=seat)
+
+
+@options("team")
+def team_options(state: CatacombsState, t: dict) -> list[Action]:
+    return [Action.of("team", colour=c) for c in team_colours(state)]
+
+
+@task("team")
+def take_team(state: CatacombsState, t: dict, action: Action) -> None:
+    hero = state.heroes[t["seat"]]
+    hero.team = action.get("colour")
+    state.log(f"{hero.character} joins the {hero.team} team")
+
+
+@rule("teams.split-tiles")
+def split_tiles(state: CatacombsState) -> None:
+    """With two teams the tile pile is split in two (copies dealt alternately, engine
+    assumption); each team draws from its own pile. One colour for all means no teams."""
+    colours = sorted({h.team for h in state.heroes if h.team})
+    if len(colours) < 2:
+        for hero in state.heroes:
+            hero.team = ""
+        return
+    piles: dict[str, dict[str, int]] = {c: {} for c in colours}
+    deal = 0
+    for tile_id in sorted(state.pools["tiles"]):
+        for _ in range(state.pools["tiles"][tile_id]):
+            colour = colours[deal % len(colours)]
+            piles[colour][tile_id] = piles[colour].get(tile_id, 0) + 1
+            deal += 1
+    state.pools["tiles"] = {}
+    for colour, pile in piles.items():
+        state.pools[f"tiles:{colour}"] = pile
+    state.log("the tile pile is split between the teams")
 
 
 @task("start")
@@ -259,6 +305,7 @@ def first_tile(state: CatacombsState, t: dict, card: str) -> None:
 
 @task("begin-play")
 def begin_play(state: CatacombsState, t: dict, _: object) -> None:
+    split_tiles(state)
     state.phase = PHASE_PLAY
     state.round = 1
     state.seat = 0

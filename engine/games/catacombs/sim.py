@@ -30,6 +30,7 @@ class SimConfig:
     max_rounds: int = DEFAULT_MAX_ROUNDS
     jobs: int = 1
     keep_replays: int = 0
+    teams: bool = False
 
 
 def make_bots(kind: str, seed: int, players: int) -> list:
@@ -51,12 +52,13 @@ def _init_worker(plain: dict[str, Any]) -> None:
     _DATA = from_plain(plain)
 
 
-def play_one(job: tuple[int, int, int, str, int, bool]) -> dict[str, Any]:
+def play_one(job: tuple[int, int, int, str, int, bool, bool]) -> dict[str, Any]:
     """Play game `index` of a run; its seed derives from the run's seed and the index."""
-    index, run_seed, players, bot, max_rounds, keep = job
+    index, run_seed, players, bot, max_rounds, keep, teams = job
     assert _DATA is not None
     seed = derive_seed(run_seed, index)
-    state = Game(_DATA, players=players, seed=seed, max_rounds=max_rounds).new_initial_state()
+    game = Game(_DATA, players=players, seed=seed, max_rounds=max_rounds, teams=teams)
+    state = game.new_initial_state()
     return play_state(state, make_bots(bot, seed, players), index, keep, bot)
 
 
@@ -134,7 +136,15 @@ def play_state(
 
 def run(plain: dict[str, Any], config: SimConfig) -> dict[str, Any]:
     jobs = [
-        (i, config.seed, config.players, config.bot, config.max_rounds, i < config.keep_replays)
+        (
+            i,
+            config.seed,
+            config.players,
+            config.bot,
+            config.max_rounds,
+            i < config.keep_replays,
+            config.teams,
+        )
         for i in range(config.games)
     ]
     results = parallel_map(play_one, jobs, config.jobs, _init_worker, (plain,))

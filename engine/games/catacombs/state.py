@@ -103,6 +103,7 @@ class CatacombsState(GameState):
         self.start_slot: list[int] = [0, 0]
         self.hatch: list[int] = []
         self.artifact_taken = False
+        self.team_play = False
         self._front = []
         self._memo: dict[Any, Any] = {}
         self.layout_cache: dict[Any, Any] = {}
@@ -126,6 +127,11 @@ class CatacombsState(GameState):
             cached = super().legal_actions()
             self._memo["legal"] = cached
         return list(cached)
+
+    def refresh(self) -> None:
+        """Forget every cache; call after changing the state by hand (tests, tools)."""
+        self._memo = {}
+        self.layout_cache = {}
 
     def touch_layout(self, what: str = "tiles") -> None:
         """Forget cached path data: `tiles` (a tile laid: everything), `passage` (a door or
@@ -366,6 +372,7 @@ class CatacombsState(GameState):
             "start_slot": list(self.start_slot),
             "hatch": list(self.hatch),
             "artifact_taken": self.artifact_taken,
+            "team_play": self.team_play,
         }
 
     @classmethod
@@ -385,6 +392,7 @@ class CatacombsState(GameState):
         s.start_slot = list(raw["start_slot"])
         s.hatch = list(raw["hatch"])
         s.artifact_taken = raw["artifact_taken"]
+        s.team_play = raw.get("team_play", False)
         return s
 
     def clone(self) -> CatacombsState:

@@ -1,0 +1,185 @@
+"""Rules behaviour on the canonical content: setup, the turn, crevices, monsters, levers, the
+artifact and teams."""
+
+from __future__ import annotations
+
+from conftest import arena, canonical_plain, set_stat
+
+from engine.core.api import Action
+from engine.games.catacombs import Game
+from engine.games.catacombs.crevices import squeeze_through
+from engine.games.catacombs.data import from_plain
+from engine.games.catacombs.ending import death, do_leave, pick_up_artifact
+from engine.games.catacombs.monsters import acid, monster_act, spawn
+from engine.games.catacombs.turn import begin_turn
+
+DATA = from_plain(canonical_plain())
+
+
+def hero_of(state, character: str):
+    return next(h for h in state.heroes if h.character == character)
+
+
+def game_with(characters: list[str], **kw):
+    """A state whose seats drew these characters (chance outcomes chosen explicitly)."""
+    state = Game(DATA, players=len(characters), seed=5, **kw).new_initial_state()
+    for name in characters:
+        state.apply(Action.of("draw", card=name))
+    return state
+
+
+def test_relationship_titles_start_from_the_content():
+    state = game_with(["oligarch", "archaeologist", "journalist"])
+    key = tuple(sorted(("oligarch", "archaeologist")))
+    expected = {"sympathy": 1, "neutral": 0, "antipathy": -1}[DATA.relationships[key]]
+    assert state.relation(0, 1) == expected
+
+
+def test_the_boy_steals_a_banknote_from_everyone_at_the_station():
+    state = game_with(["boy", "oligarch", "journalist"])
+    boy = DATA.characters["boy"]
+    others = [DATA.characters["oligarch"], DATA.characters["journalist"]]
+    amount = boy.ability("steal-banknotes-at-station").amount
+    stolen = sum(amount for c in others if c.banknotes >= amount)
+    assert state.heroes[0].banknotes == boy.banknotes + stolen
+    assert state.heroes[1].banknotes == others[0].banknotes - amount
+
+
+def test_the_shop_counter_follows_the_shop_rule():
+    state = game_with(["oligarch", "boy"])
+    while state.is_chance_node:
+        state.apply(state.sample_chance())
+    shop = DATA.rule_with("common_per_character").raw
+    counter = state.pools["counter"]
+    unique = [i for i in DATA.items.values() if i.rarity == "unique"]
+    for item in unique:
+        assert counter.get(item.id, 0) == item.count
+    common = sum(n for c, n in counter.items()
+                 if c in DATA.items and DATA.items[c].rarity == "common")
+    assert common == shop["common_per_character"] * 2
+    magic = sum(n for c, n in counter.items()
+                if c in DATA.items and DATA.items[c].rarity == "magic")
+    assert magic == shop["magic_per_character"] * 2
+    buy = next(a for a in state.legal_actions() if a.kind == "buy")
+    before = state.heroes[0].banknotes
+    state.apply(buy)
+    assert state.heroes[0].banknotes < before
+
+
+def test_two_actions_a_turn_and_one_more_for_the_tireless():
+    state = arena(DATA, players=2)
+    hero = state.heroes[state.seat]
+    begin_turn(state)
+    extra = DATA.characters[hero.character].ability("extra-action")
+    assert state.actions_left == 2 + (extra.amount if extra else 0)
+    hero.turns_lost = 1
+    begin_turn(state)
+    assert state.actions_left == 0 and hero.turns_lost == 0
+
+
+def test_vertical_crevice_stalls_the_slow_but_not_the_boy():
+    state = arena(DATA, players=2)
+    hero = next(h for h in state.heroes if h.character != "boy")
+    set_stat(state, hero, "speed", 2)
+    squeeze_through(state, hero)
+    assert hero.turns_lost == 1
+    hero.turns_lost = 0
+    set_stat(state, hero, "speed", 3)
+    set_stat(state, hero, "dexterity", 3)
+    squeeze_through(state, hero)
+    assert hero.turns_lost == 0
+    boy_state = game_with(["boy", "oligarch"])
+    boy = boy_state.heroes[0]
+    boy.bonus["speed"] = -5
+    squeeze_through(boy_state, boy)
+    assert boy.turns_lost == 0
+
+
+def test_a_zombie_walks_to_a_hero_and_strikes_for_its_damage():
+    state = arena(DATA, players=1)
+    hero = state.heroes[0]
+    tile = state.tile_of(hero.pos)
+    far = max(tile.floor_cells(), key=lambda c: abs(c[0] - hero.pos[2]) + abs(c[1] - hero.pos[3]))
+    piece = spawn(state, "zombie", (*hero.pos[:2], *far), awake=True)
+    hp = hero.hp
+    for _ in range(4):
+        monster_act(state, {"uid": piece.uid}, None)
+    assert hp - hero.hp >= DATA.monsters["zombie"].stats.melee
+    assert "zombie" in hero.met
+
+
+def test_venomous_creatures_spare_the_ecologist_and_bite_once():
+    state = game_with(["ecologist", "oligarch"])
+    state = arena(DATA, players=2, decide=lambda s, a: None)
+    for hero in state.heroes:
+        hero.pos = state.heroes[0].pos
+        hero.antidotes = 0
+    eco = next((h for h in state.heroes if h.character == "ecologist"), None)
+    piece = spawn(state, "venomous", state.heroes[0].pos, awake=True)
+    before = {h.seat: h.hp for h in state.heroes}
+    monster_act(state, {"uid": piece.uid}, None)
+    bitten = [h for h in state.heroes if h.hp < before[h.seat]]
+    assert len(bitten) == 1 and bitten[0] is not eco
+    assert not piece.alive
+
+
+def test_acid_burns_every_hero_on_the_scarabs_tile():
+    state = arena(DATA, players=2)
+    for hero in state.heroes:
+        hero.pos = state.heroes[0].pos
+    spawn(state, "scarab", state.heroes[0].pos, awake=True)
+    before = [h.hp for h in state.heroes]
+    acid(state, {}, None)
+    burn = DATA.monsters["scarab"].stats.acid
+    assert [h.hp for h in state.heroes] == [b - burn for b in before]
+
+
+def test_the_artifact_falls_with_its_dead_carrier_and_wins_with_friends():
+    state = arena(DATA, players=3)
+    carrier, friend, other = state.heroes
+    tile = state.tile_of(carrier.pos)
+    tile.features.append({"uid": "fa", "type": "artifact", "cell": list(carrier.pos[2:])})
+    pick_up_artifact(state, carrier)
+    assert carrier.artifact and state.artifact_taken
+    death(state, {"seat": carrier.seat, "cause": "test"}, None)
+    assert any(f["type"] == "artifact" for f in tile.features)
+    pick_up_artifact(state, friend)
+    friend.pos = tuple(state.hatch)
+    other.pos = tuple(state.hatch)
+    state.set_relation(friend.seat, other.seat, 1)
+    do_leave(state, friend, Action.of("leave"))
+    assert state.is_terminal and state.winners == sorted([friend.seat, other.seat])
+    assert state.returns[friend.seat] == 1.0 and state.returns[carrier.seat] == 0.0
+
+
+def test_a_door_lever_opens_the_nearest_locked_door():
+    state = arena(DATA, players=1)
+    hero = state.heroes[0]
+    tile = state.tile_of(hero.pos)
+    locked = next(t.id for t in DATA.tokens.values() if t.type == "door" and t.hidden.get("locked"))
+    door_lever = next(t.id for t in DATA.tokens.values()
+                      if t.type == "lever" and t.hidden.get("effect") == "door")
+    door = {"uid": "fd", "type": "door", "card": locked, "cell": list(tile.floor_cells()[0])}
+    tile.features += [door, {"uid": "fl", "type": "lever", "card": door_lever, "cell": None}]
+    state.actions_left = 2
+    state.refresh()
+    assert Action.of("lever", how="pull") in state.legal_actions()
+    state._apply(Action.of("lever", how="pull"))
+    assert door.get("open")
+
+
+def test_team_play_splits_the_tile_pile():
+    def two_teams(state, actions):
+        if actions and actions[0].kind == "team":
+            return actions[state.current_player % 2]
+        return None
+
+    state = arena(DATA, players=4, teams=True, decide=two_teams)
+    colours = {h.team for h in state.heroes}
+    assert len(colours) == 2
+    piles = {c: sum(state.pools[f"tiles:{c}"].values()) for c in colours}
+    assert abs(piles[min(colours)] - piles[max(colours)]) <= 1
+    assert sum(state.pools.get("tiles", {}).values()) == 0
+    one = arena(DATA, players=3, teams=True, decide=lambda s, a: a[0] if a and
+                a[0].kind == "team" else None)
+    assert {h.team for h in one.heroes} == {""}
