@@ -50,6 +50,7 @@ class Sources:
         self.readers: dict[str, PdfReader] = {}
         self.digests: dict[tuple[int, int, int], bytes] = {}
         self.forms: dict[tuple[str, int], tuple[bytes, tuple[float, ...], PdfObject]] = {}
+        self.form_digests: dict[tuple[str, int], bytes] = {}
 
     def reader(self, path: str) -> PdfReader:
         if path not in self.readers:
@@ -153,16 +154,24 @@ class Importer:
         return self.by_digest[d]
 
     def form(self, rendered: Rendered) -> tuple[IndirectObject, float, float]:
-        """The face page as a form XObject, and its size in points."""
+        """The face page as a form XObject (one per distinct face), and its size in points."""
         data, bbox, resources = self.sources.form(rendered)
-        form = EncodedStreamObject()
-        form._data = data
-        form[NameObject("/Filter")] = NameObject("/FlateDecode")
-        form[NameObject("/Type")] = NameObject("/XObject")
-        form[NameObject("/Subtype")] = NameObject("/Form")
-        form[NameObject("/BBox")] = ArrayObject(FloatObject(v) for v in bbox)
-        form[NameObject("/Resources")] = self.copy(resources)
-        return self.add(form), bbox[2] - bbox[0], bbox[3] - bbox[1]
+        key = (rendered.pdf, rendered.page)
+        d = self.sources.form_digests.get(key)
+        if d is None:
+            d = hashlib.sha256(b"form" + hashlib.sha256(data).digest() + repr(bbox).encode()
+                               + self.digest(resources)).digest()
+            self.sources.form_digests[key] = d
+        if d not in self.by_digest:
+            form = EncodedStreamObject()
+            form._data = data
+            form[NameObject("/Filter")] = NameObject("/FlateDecode")
+            form[NameObject("/Type")] = NameObject("/XObject")
+            form[NameObject("/Subtype")] = NameObject("/Form")
+            form[NameObject("/BBox")] = ArrayObject(FloatObject(v) for v in bbox)
+            form[NameObject("/Resources")] = self.copy(resources)
+            self._remember(d, self.writer._add_object(form))
+        return self.by_digest[d], bbox[2] - bbox[0], bbox[3] - bbox[1]
 
     def name(self, ref: IndirectObject) -> str:
         """A stable resource name for an added object (first use order)."""
