@@ -183,3 +183,29 @@ def test_team_play_splits_the_tile_pile():
     one = arena(DATA, players=3, teams=True, decide=lambda s, a: a[0] if a and
                 a[0].kind == "team" else None)
     assert {h.team for h in one.heroes} == {""}
+
+
+def test_loans_are_repaid_in_treasures_and_usury_grows():
+    from engine.games.catacombs.data import Reward
+    from engine.games.catacombs.relationships import interest, lend, loan_terms, loans
+
+    state = arena(DATA, players=3)
+    borrower, lender, other = state.heroes
+    per, forgive, slide, banknotes = loan_terms(state)
+    lender.banknotes = borrower.banknotes = 2
+    state.set_relation(borrower.seat, lender.seat, 0)
+    lend(state, borrower, lender)
+    assert (borrower.banknotes, lender.banknotes, borrower.debt) == (3, 1, per)
+    assert not borrower.usury
+    borrower.treasures = lender.treasures = 0
+    state.gain(borrower, Reward(treasures=per + 1), "test")
+    state.advance()
+    assert (borrower.treasures, lender.treasures, borrower.debt) == (1, per, 0)
+    state.set_relation(other.seat, lender.seat, -1)
+    lend(state, other, lender)
+    assert other.usury and state.relation(other.seat, lender.seat) == -1 + slide
+    interest(state, other)
+    assert other.debt == per + banknotes * per
+    loans(state, lender)
+    assert other.debt == 0 and other.lender == -1
+    assert forgive >= 0

@@ -89,6 +89,8 @@ class HeuristicBot:
             return 33 if a.get("how") == "pull" else 34
         if kind == "befriend":
             return 10
+        if kind == "forgive":
+            return -20
         if kind == "use":
             return 75 if hero.hp < hero.max_hp - 1 or hero.speed_set is not None else -5
         if kind in ("explore", "far-explore"):
@@ -131,6 +133,8 @@ def _statue_score(state: CatacombsState, hero: Hero, a: Action) -> float:
 
 
 def _shop_pick(state: CatacombsState, head: dict, actions: list[Action]) -> Action:
+    actions = [a for a in actions if a.kind != "borrow"]
+
     def worth(a: Action) -> tuple:
         if a.kind == "done":
             return (0, 0)

@@ -20,6 +20,9 @@ def death(state: CatacombsState, t: dict, _: object) -> None:
     hero.cause = t["cause"]
     hero.hidden = 0
     state.log(f"{hero.character} dies: {t['cause']}")
+    from engine.games.catacombs.relationships import loans
+
+    loans(state, hero)
     if hero.artifact:
         hero.artifact = False
         tile = state.tile_of(hero.pos)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from engine.core.api import Action
-from engine.core.rules import PARTIAL, rule
+from engine.core.rules import rule
 from engine.games.catacombs.checks_util import may_try
-from engine.games.catacombs.registry import actions_of, handles
+from engine.games.catacombs.registry import actions_of, handles, task
 from engine.games.catacombs.state import CatacombsState, Hero
 
 
@@ -67,8 +67,87 @@ def do_befriend(state: CatacombsState, hero: Hero, action: Action) -> int:
     return check.actions
 
 
-@rule(
-    "loan.lend", "loan.repay", "usury.terms", status=PARTIAL, note="loans and usury are not played"
-)
-def loans() -> None:
-    """Not implemented: lending, repaying, forgiving and usury."""
+def loan_terms(state: CatacombsState) -> tuple[int, int, int, int]:
+    """(treasures per banknote, forgiveness change, usury change, usury banknotes per turn)."""
+    loan = state.data.rule_with("treasures_per_banknote")
+    usury = state.data.rule_with("banknotes_per_turn")
+    per = int(loan.raw["treasures_per_banknote"]) if loan else 0
+    forgive = int(loan.raw.get("relationship_change", 0)) if loan else 0
+    slide = int(usury.raw.get("relationship_change", 0)) if usury else 0
+    interest = int(usury.raw["banknotes_per_turn"]) if usury else 0
+    return per, forgive, slide, interest
+
+
+@rule("loan.lend", "usury.terms", "usury.slider")
+def lend(state: CatacombsState, borrower: Hero, lender: Hero) -> None:
+    """The lender puts a banknote on the borrower's board; the debt is kept in treasures.
+    Engine assumption: a lender with antipathy lends only at usury (the slider drops)."""
+    per, _, slide, _ = loan_terms(state)
+    lender.banknotes -= 1
+    borrower.banknotes += 1
+    borrower.debt += per
+    borrower.lender = lender.seat
+    if state.relation(borrower.seat, lender.seat) < 0:
+        borrower.usury = True
+        state.set_relation(
+            borrower.seat, lender.seat, state.relation(borrower.seat, lender.seat) + slide
+        )
+    state.log(
+        f"{lender.character} lends {borrower.character} a banknote"
+        + (" at usury" if borrower.usury else "")
+    )
+
+
+@task("repay")
+@rule("loan.repay")
+def repay(state: CatacombsState, t: dict, _: object) -> None:
+    """Treasures go straight to the lender until the debt is paid."""
+    hero = state.heroes[t["seat"]]
+    if hero.lender < 0 or not hero.debt:
+        return
+    pay = min(hero.treasures, hero.debt)
+    hero.treasures -= pay
+    hero.debt -= pay
+    state.heroes[hero.lender].treasures += pay
+    state.log(f"{hero.character} repays {pay} treasure(s), {hero.debt} still owed")
+    if not hero.debt:
+        hero.lender, hero.usury = -1, False
+
+
+@rule("usury.interest")
+def interest(state: CatacombsState, hero: Hero) -> None:
+    """At usury the debt grows by banknotes each of the borrower's turns."""
+    per, _, _, banknotes = loan_terms(state)
+    if hero.usury and hero.debt:
+        hero.debt += banknotes * per
+
+
+@actions_of
+def forgive_actions(state: CatacombsState, hero: Hero) -> list[Action]:
+    if not hero.active:
+        return []
+    return [
+        Action.of("forgive", seat=other.seat)
+        for other in state.heroes
+        if other.lender == hero.seat and other.debt and other.alive
+    ]
+
+
+@handles("forgive")
+@rule("loan.forgive", "usury.forgive")
+def do_forgive(state: CatacombsState, hero: Hero, action: Action) -> int:
+    """The lender forgives the debt (a free action); the debtor's sympathy rises."""
+    _, change, _, _ = loan_terms(state)
+    debtor = state.heroes[int(action.get("seat"))]
+    debtor.debt, debtor.lender, debtor.usury = 0, -1, False
+    state.set_relation(hero.seat, debtor.seat, state.relation(hero.seat, debtor.seat) + change)
+    state.log(f"{hero.character} forgives {debtor.character}'s debt")
+    return 0
+
+
+@rule("loan.death")
+def loans(state: CatacombsState, dead: Hero) -> None:
+    """Debts vanish when the lender dies."""
+    for other in state.heroes:
+        if other.lender == dead.seat:
+            other.debt, other.lender, other.usury = 0, -1, False

@@ -191,6 +191,13 @@ def mercenaries(state: CatacombsState, hero) -> list[str]:
 def shop_options(state: CatacombsState, t: dict) -> list[Action]:
     hero = state.heroes[t["seat"]]
     out = [Action.of("done")]
+    from engine.games.catacombs.relationships import loan_terms
+
+    if loan_terms(state)[0]:
+        for lender in state.heroes:
+            free = hero.lender in (-1, lender.seat)
+            if lender.seat != hero.seat and lender.banknotes > 0 and free:
+                out.append(Action.of("borrow", lender=lender.seat))
     hire_limit = state.data.characters[hero.character].hire_limit
     for card, n in sorted(state.pools["counter"].items()):
         p = price(state, card)
@@ -215,6 +222,12 @@ def shop(state: CatacombsState, t: dict, action: Action) -> None:
     if action.kind == "done":
         return
     hero = state.heroes[t["seat"]]
+    if action.kind == "borrow":
+        from engine.games.catacombs.relationships import lend
+
+        lend(state, hero, state.heroes[int(action.get("lender"))])
+        state.push("decide", "shop", seat=hero.seat)
+        return
     card = action.get("item")
     hero.banknotes -= price(state, card) or 0
     state.pools["counter"][card] -= 1

@@ -43,6 +43,9 @@ def begin_turn(state: CatacombsState) -> None:
         hero.hidden -= 1
         if hero.hidden == 0:
             state.log(f"{hero.character} must leave the shelter")
+    from engine.games.catacombs.relationships import interest
+
+    interest(state, hero)
     if first_round(state):
         state.actions_left = first_turn_actions(state)
         return
