@@ -89,3 +89,13 @@ def test_paper_flag_overrides_the_profile(tmp_path: Path) -> None:
     page = PdfReader(out / "pnp" / "poker-letter-duplex.pdf").pages[0]
     assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx(
         (612, 792), abs=0.01)
+
+
+def test_a_word_too_long_for_its_box_is_an_error(tmp_path: Path) -> None:
+    pack = copy_pack(tmp_path)
+    _replace(pack / "tokens.yaml", "name: {ru: Клад, en: Cache}",
+             "name: {ru: " + "Ж" * 40 + ", en: Cache}")
+    with pytest.raises(RelicError) as caught:
+        _build(pack, tmp_path)
+    assert {(d.code, d.message.split(":")[0]) for d in caught.value.diagnostics} == {
+        ("text-overflow", "cache-plus-2")}
