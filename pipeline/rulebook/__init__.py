@@ -25,6 +25,8 @@ Inline (inside a sentence):
 - `{{ text("web") }}` / `{{ text("zombie", "special.0.text") }}` a localized text field.
 - `{{ see("monsters") }}` a cross-reference: "см. с. N" / "see p. N" (the real page).
 - `{{ title("monsters") }}` a section's title.
+- `{{ decision("engine.leave-by-hatch") }}` marks a sentence that states a decision recorded in
+  the pack's trace files; prints nothing, except a flagged footnote in the proof build.
 
 Blocks (alone in their paragraph):
 - `{{ table("treasure-table") }}` a roll table with its rows and modifier notes.

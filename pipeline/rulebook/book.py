@@ -11,7 +11,8 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from pipeline.diagnostics import Diagnostic, Span, error, warning
+from pipeline.diagnostics import Diagnostic, Span, error, relative, warning
+from pipeline.loader import try_load
 from pipeline.model import Model
 from pipeline.rulebook import references as refs_mod
 from pipeline.rulebook.i18n import label, localized
@@ -91,9 +92,24 @@ def parse_book(pack_root: Path, lang: str) -> Book:
     return book
 
 
+def decisions(pack_root: Path) -> dict[str, str]:
+    """Decision id -> decision text, from every trace file of the pack."""
+    found: dict[str, str] = {}
+    for path in sorted(pack_root.glob("trace*.yaml")):
+        source, _ = try_load(path, relative(path))
+        data = source.data if source is not None else None
+        if not isinstance(data, Mapping):
+            continue
+        for item in data.get("decisions") or ():
+            if isinstance(item, Mapping) and isinstance(item.get("id"), str):
+                found[item["id"]] = str(item.get("decision") or item.get("issue") or "")
+    return found
+
+
 def context(model: Model, book: Book, proof: bool = False,
             thumbnails: Mapping[str, Path] | None = None) -> Context:
-    return Context(model, book.lang, environment(), book.sections, thumbnails or {}, proof)
+    return Context(model, book.lang, environment(), book.sections, thumbnails or {}, proof,
+                   decisions(model.pack.root))
 
 
 def validate(model: Model, book: Book) -> list[Diagnostic]:

@@ -44,6 +44,7 @@ class Context:
     sections: Mapping[str, str] = field(default_factory=dict)
     thumbnails: Mapping[str, Path] = field(default_factory=dict)
     proof: bool = False
+    decisions: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -245,6 +246,18 @@ def r_thumbnails(ctx: Context, args: tuple[Any, ...]) -> Markup:
     return _block(ctx, "thumbnails.html.j2", None, pics=pics)
 
 
+def r_decision(ctx: Context, args: tuple[Any, ...]) -> Markup:
+    """Marks a sentence that states a decision of the trace: invisible except in the proof."""
+    found = ctx.decisions.get(args[0]) if isinstance(args[0], str) else None
+    if found is None:
+        raise RefError(f"no decision '{args[0]}' in the pack's trace files",
+                       did_you_mean(str(args[0]), sorted(ctx.decisions)))
+    if not ctx.proof:
+        return Markup("")
+    return Markup('<span class="provisional decision"><span class="prov-note">{} ({}): {}'
+                  "</span></span>").format(label("provisional", ctx.lang), args[0], found)
+
+
 def r_see(ctx: Context, args: tuple[Any, ...]) -> Markup:
     target = args[0]
     if not isinstance(target, str) or target not in ctx.sections:
@@ -286,6 +299,8 @@ SPECS: dict[str, Spec] = {
         Spec("thumbnails", ("kind-or-entity",), 99, True, r_thumbnails,
              "pictures of rendered components (left out when none were built)"),
         Spec("see", ("section",), 0, False, r_see, "a cross-reference: \"see p. N\""),
+        Spec("decision", ("decision-id",), 0, False, r_decision,
+             "marks a rule decided by the pack (trace.yaml decisions); shown only in the proof"),
         Spec("title", ("section",), 0, False, r_title, "a section's title as a link"),
     )
 }

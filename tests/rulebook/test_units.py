@@ -150,3 +150,29 @@ def test_every_reference_is_documented_for_authors() -> None:
     for name in SPECS:
         assert f"{{{{ {name}(" in readme, f"{name}() is not in rules/README.md"
         assert f"{name}(" in (module_doc or ""), f"{name}() is not in pipeline.rulebook's docstring"
+
+
+def test_proof_marks_provisional_values_and_decisions(model) -> None:
+    book = bk.parse_book(PACK, "en")
+    assert bk.validate(model, book) == []
+    proof = bk.render_html(model, bk.parse_book(PACK, "en"), proof=True)
+    plain = bk.render_html(model, book, proof=False)
+    # the treasure table carries the provisional attention steps
+    reason = model.by_id["treasure-table"].provisional["modifiers.0.steps.1"]
+    assert reason in proof and reason not in plain
+    decided = bk.decisions(PACK)["engine.leave-by-hatch"]
+    assert "(engine.leave-by-hatch)" in proof and decided in proof
+    assert decided not in plain
+    assert 'class="prov-note"' not in plain and 'class="prov-note"' in proof
+
+
+def test_unknown_decision_is_a_reference_error(model, tmp_path: Path) -> None:
+    from pipeline.diagnostics import Span
+    from pipeline.rulebook.references import RefError, render
+    from pipeline.rulebook.source import Reference
+
+    ctx = bk.context(model, bk.parse_book(PACK, "ru"))
+    ref = Reference("decision", ("engine.leave-by-hatc",), Span("x.md", 1, 1), 0, 0, 1)
+    with pytest.raises(RefError) as caught:
+        render(ctx, ref)
+    assert "engine.leave-by-hatch" in (caught.value.hint or "")
