@@ -140,14 +140,17 @@ def glossary_terms(book: Book) -> list[Term]:
 
 
 def _stems(term: str, lang: str) -> list[str]:
-    """Alternative spellings separated by '/', each cut to a stem that matches its inflections."""
+    r"""Alternative spellings separated by '/', each a regex of word stems that matches the
+    inflected forms: "тайное знание" -> r"тайн\w*\s+знан\w*"."""
     out = []
+    ends = ENDINGS.get(lang, "")
     for alt in term.lower().split("/"):
-        alt = alt.strip()
-        ends = ENDINGS.get(lang, "")
-        if len(alt) > 4 and alt[-1] in ends:
-            alt = alt[:-1]
-        out.append(alt)
+        words = []
+        for word in alt.split():
+            while len(word) > 3 and word[-1] in ends:
+                word = word[:-1]
+            words.append(re.escape(word) + r"[\w-]*")
+        out.append(r"\s+".join(words))
     return out
 
 

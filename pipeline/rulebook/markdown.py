@@ -101,53 +101,59 @@ def parse_chapter(chapter: Chapter) -> ParsedChapter:
 
 @dataclass(frozen=True)
 class Term:
-    """An index term: its printed form and the lowercase stems that find it in the prose."""
+    """An index term: its printed form and the regexes (of lowercase stems) that find it."""
 
     text: str
     stems: tuple[str, ...]
 
 
 def mark_terms(tokens: Sequence[Token], terms: Sequence[Term], start: int) -> list[int]:
-    """Put an index mark before the first use of each term in the chapter's paragraphs.
+    """Put an index mark on one use of each term in the chapter: in a heading (where the term is
+    explained) when there is one, else its first use in the text.
 
     Returns, for every mark placed (numbered from `start`), the index of its term.
     """
     placed: list[int] = []
-    pending = {i: t for i, t in enumerate(terms)}
+    pending = dict(enumerate(terms))
+    headings, text = [], []
     in_heading = False
     for tok in tokens:
         if tok.type == "heading_open":
             in_heading = True
         elif tok.type == "heading_close":
             in_heading = False
-        if tok.type != "inline" or in_heading or not tok.children:
-            continue
-        for child in tok.children:
-            if child.type != "text" or not pending:
-                continue
-            low = child.content.lower()
-            hits = []
-            for ti, term in list(pending.items()):
-                pos = min((p for p in (_find_word(low, s) for s in term.stems) if p >= 0),
-                          default=-1)
-                if pos >= 0:
-                    end = pos + len(re.match(r"[\w-]*", child.content[pos:]).group(0))
-                    hits.append((pos, end, ti))
-            chosen: list[tuple[int, int, int]] = []
-            for pos, end, ti in sorted(hits):
-                if all(end <= a or pos >= b for a, b, _ in chosen):
-                    chosen.append((pos, end, ti))
-                    del pending[ti]
-            for pos, end, ti in reversed(chosen):
-                mark = f"{IX_OPEN}{start + len(placed)}{IX_MID}"
-                text = child.content
-                child.content = text[:pos] + mark + text[pos:end] + IX_CLOSE + text[end:]
-                placed.append(ti)
+        elif tok.type == "inline" and tok.children:
+            (headings if in_heading else text).append(tok)
+    for tok in headings + text:
+        for child in tok.children or ():
+            if child.type == "text" and pending:
+                _mark(child, pending, placed, start)
     return placed
 
 
-def _find_word(text: str, stem: str) -> int:
-    m = re.search(r"(?<![\w])" + re.escape(stem), text)
+def _mark(child: Token, pending: dict[int, Term], placed: list[int], start: int) -> None:
+    low = child.content.lower()
+    hits = []
+    for ti, term in pending.items():
+        pos = min((p for p in (_find_word(low, s) for s in term.stems) if p >= 0), default=-1)
+        if pos >= 0:
+            end = pos + len(re.match(r"[\w-]*", child.content[pos:]).group(0))
+            hits.append((pos, end, ti))
+    chosen: list[tuple[int, int, int]] = []
+    for pos, end, ti in sorted(hits):
+        if all(end <= a or pos >= b for a, b, _ in chosen):
+            chosen.append((pos, end, ti))
+    for _, _, ti in chosen:
+        del pending[ti]
+    for pos, end, ti in reversed(chosen):
+        mark = f"{IX_OPEN}{start + len(placed)}{IX_MID}"
+        text = child.content
+        child.content = text[:pos] + mark + text[pos:end] + IX_CLOSE + text[end:]
+        placed.append(ti)
+
+
+def _find_word(text: str, pattern: str) -> int:
+    m = re.search(r"(?<![\w-])" + pattern, text)
     return m.start() if m else -1
 
 

@@ -216,3 +216,22 @@ def test_obstacle_matrix_equals_the_exported_model(books: dict[str, Built], mode
                        for c in (cell, cell.get("controlled"), cell.get("shielded"))
                        if c and c["effect"] == effect)
         assert text.count(SYMBOL[effect]) - 1 == expected, effect  # minus the legend
+
+
+INDEX_ENTRY = re.compile(r"([^\d,\n][^\d,]*?)\s+((?:\d+,\s*)*\d+)")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_index_pages_hold_their_terms(books: dict[str, Built], lang: str) -> None:
+    book = books[lang]
+    title = {"ru": "Указатель", "en": "Index"}[lang]
+    start = next(n for n in range(len(book.texts), 0, -1) if book.lines(n)[0] == title)
+    body = "\n".join("\n".join(book.lines(n)[:-2]) for n in range(start, len(book.texts) + 1))
+    body = body.split("\n", 1)[1]  # without the title
+    entries = INDEX_ENTRY.findall(body)
+    assert len(entries) >= 30
+    for term, pages in entries:
+        stem = term.strip().lower().split()[0][:4]
+        for page in (int(p) for p in pages.split(",")):
+            text = book.texts[page - 1].lower().replace("\u00ad", "").replace("‐\n", "")
+            assert stem in text, f"index: {term.strip()!r} is not on p. {page}"
