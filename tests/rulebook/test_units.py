@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from markupsafe import escape
 from pypdf import PdfReader, PdfWriter
 
 from pipeline.rulebook import book as bk
@@ -160,7 +161,7 @@ def test_proof_marks_provisional_values_and_decisions(model) -> None:
     # the treasure table carries the provisional attention steps
     reason = model.by_id["treasure-table"].provisional["modifiers.0.steps.1"]
     assert reason in proof and reason not in plain
-    decided = bk.decisions(PACK)["engine.leave-by-hatch"]
+    decided = str(escape(bk.decisions(PACK)["engine.leave-by-hatch"]))
     assert "(engine.leave-by-hatch)" in proof and decided in proof
     assert decided not in plain
     assert 'class="prov-note"' not in plain and 'class="prov-note"' in proof
