@@ -64,7 +64,7 @@ class HeuristicBot:
         if kind == "leave":
             return 1000
         if kind == "pass":
-            return -5
+            return 1 if dist.get(hero.pos) is None else -5
         if kind in ("banish", "weaken"):
             return 80
         if kind == "attack":
@@ -93,9 +93,17 @@ class HeuristicBot:
             return -20
         if kind == "use":
             return 75 if hero.hp < hero.max_hp - 1 or hero.speed_set is not None else -5
+        if kind == "descend":
+            from engine.games.catacombs.labyrinths import ceiling_for
+
+            via = next(f for f in state.tile_of(hero.pos).features if f["uid"] == a.get("via"))
+            below = ceiling_for(state, via.get("mark")) if via.get("mark") else None
+            if below is not None:
+                return (dist.get(hero.pos, 99) - dist.get(below, 99)) * 3
+            return 49 if dist.get(hero.pos, 99) == 0 and not hero.artifact else -5
         if kind in ("explore", "far-explore"):
             return 50 if not hero.artifact else -1
-        if kind in ("jump", "swim", "jump-trap", "move", "dive"):
+        if kind in ("jump", "swim", "jump-trap", "move", "dive", "climb"):
             target = parse_pos(a.get("to"))
             if kind == "jump" and not _sure_jump(state, hero, a):
                 return -50
@@ -199,6 +207,7 @@ def goal_signature(state: CatacombsState, hero: Hero) -> tuple:
         layout,
         tuple(live),
         hero.artifact,
+        hero.hp > 3,
         tuple(state.hatch),
         tiles_left(state, hero),
         tuple(hero.studied),
@@ -220,16 +229,46 @@ def _goals(state: CatacombsState, hero: Hero) -> list[Pos]:
             if f["type"] == "artifact" and f.get("cell"):
                 return [(tx, ty, f["cell"][0], f["cell"][1])]
     board = state.board
+    descents: list[Pos] = []
     for key, tile in state.tiles.items():
         tx, ty = (int(v) for v in key.split(","))
         for f in tile.features:
             if _worth_visiting(state, hero, f):
                 goals.append((tx, ty, *tile.center()))
+            elif f["type"] in ("cliff", "floor-hatch") and f.get("cell"):
+                descents.append((tx, ty, f["cell"][0], f["cell"][1]))
         if tiles_left(state, hero):
             for side in board.tile_sides_open((tx, ty)):
                 c, r = tile.edge_cell(side, tile.exits[side][0])
                 goals.append((tx, ty, c, r))
+    if tiles_left(state, hero) and not _reachable_goal(state, hero, goals):
+        goals += descents
     return goals or [tuple(state.hatch)]
+
+
+def _reachable_goal(state: CatacombsState, hero: Hero, goals: list[Pos]) -> bool:
+    """Some goal lies in the hero's own labyrinth."""
+    mine = state.tile_of(hero.pos).labyrinth
+    return any(state.tile_of(g).labyrinth == mine for g in goals)
+
+
+def _links(state: CatacombsState) -> list[tuple[Pos, Pos]]:
+    """Known one-way passages between labyrinths: (from, to) for climbs and known descents."""
+    from engine.games.catacombs.labyrinths import ceiling_for, floor_for
+
+    out = []
+    for key, tile in state.tiles.items():
+        tx, ty = (int(v) for v in key.split(","))
+        for f in tile.features:
+            mark, cell = f.get("mark"), f.get("cell")
+            if not mark or not cell:
+                continue
+            here = (tx, ty, cell[0], cell[1])
+            if f["type"] == "ceiling-hatch" and floor_for(state, mark) is not None:
+                out.append((here, floor_for(state, mark)))
+            if f["type"] == "floor-hatch" and ceiling_for(state, mark) is not None:
+                out.append((here, ceiling_for(state, mark)))
+    return out
 
 
 def _worth_visiting(state: CatacombsState, hero: Hero, f: dict) -> bool:
@@ -238,12 +277,15 @@ def _worth_visiting(state: CatacombsState, hero: Hero, f: dict) -> bool:
     if kind == "cache":
         return True
     if kind == "sarcophagus":
-        return f.get("state", "closed") in ("closed", "sealed")
+        return f.get("state", "closed") in ("closed", "sealed") and hero.hp > 3
     if kind == "statue":
         if f.get("moved"):
             return False
+        from engine.games.catacombs.checks_util import may_try
+
         keeper = state.data.characters[hero.character].relic_keeper
-        return not keeper or f["uid"] not in hero.studied
+        study = state.data.check("statue", "study")
+        return not keeper or (f["uid"] not in hero.studied and may_try(state, hero, study))
     return False
 
 
@@ -278,6 +320,9 @@ def _goal_distances(state: CatacombsState, hero: Hero) -> dict[Pos, int]:
     ones the hero cannot force."""
     graph = steps_graph(state)
     stuck = _stuck_cells(state, hero)
+    back: dict[Pos, list[Pos]] = {}
+    for a, b in _links(state):
+        back.setdefault(b, []).append(a)
     dist: dict[Pos, int] = {}
     queue: deque[Pos] = deque()
     for g in _goals(state, hero):
@@ -288,6 +333,10 @@ def _goal_distances(state: CatacombsState, hero: Hero) -> dict[Pos, int]:
         pos = queue.popleft()
         for nxt, _ in graph.get(pos, ()):
             if nxt not in dist and nxt not in stuck:
+                dist[nxt] = dist[pos] + 1
+                queue.append(nxt)
+        for nxt in back.get(pos, ()):
+            if nxt not in dist:
                 dist[nxt] = dist[pos] + 1
                 queue.append(nxt)
     return dist

@@ -14,6 +14,10 @@ from typing import Any
 from engine.core.api import ContentError
 from engine.core.dice import Dice
 
+TABLE_EXTENT = 4
+"""Provisional default: how many tiles the table holds in each direction from a labyrinth's
+first tile (the content gives no table size); beyond it the cliff card is laid."""
+
 STATS = ("speed", "strength", "dexterity", "knowledge", "luck", "communication", "attention")
 SIDES = ("north", "east", "south", "west")
 PLAYER_COUNTS = range(1, 9)
@@ -395,6 +399,7 @@ class Token:
     strength: int
     table: str | None
     checks: tuple[str, ...]
+    mark: str | None = None
 
 
 @dataclass(frozen=True)
@@ -665,6 +670,7 @@ def _token(e: Mapping[str, Any]) -> Token:
         strength=int(e.get("strength", 0)),
         table=e.get("table"),
         checks=tuple(e.get("checks", ())),
+        mark=e.get("mark"),
     )
 
 

@@ -91,6 +91,11 @@ def start_exploring(state: CatacombsState, hero: Hero, slot: tuple[int, int], si
     """The hero stops at the edge, loses the remaining steps and draws a tile (the final tile
     lies at the bottom of the pile)."""
     target = neighbour_slot(slot, side)
+    from engine.games.catacombs.labyrinths import beyond_table, lay_cliff
+
+    if beyond_table(state, target):
+        lay_cliff(state, hero, target, OPPOSITE[side])
+        return
     pile = tile_pile(state, hero)
     pool = pile if sum(state.pools.get(pile, {}).values()) else "final"
     state.push(
@@ -100,7 +105,10 @@ def start_exploring(state: CatacombsState, hero: Hero, slot: tuple[int, int], si
 
 @task("tile-drawn")
 def tile_drawn(state: CatacombsState, t: dict, card: str) -> None:
-    state.push("decide", "rotate-tile", seat=t["seat"], tile=card, slot=t["slot"], side=t["side"])
+    extra = {k: t[k] for k in ("labyrinth", "arrive", "mark") if k in t}
+    state.push(
+        "decide", "rotate-tile", seat=t["seat"], tile=card, slot=t["slot"], side=t["side"], **extra
+    )
 
 
 @options("rotate-tile")
@@ -108,6 +116,8 @@ def tile_drawn(state: CatacombsState, t: dict, card: str) -> None:
 def rotate_options(state: CatacombsState, t: dict) -> list[Action]:
     """Turns that join the new tile to the edge the hero stands at (all four if none does)."""
     tile = state.data.tiles[t["tile"]]
+    if t["side"] is None:
+        return [Action.of("rotate", turns=r) for r in range(4)]
     good = [r for r in range(4) if place(tile, tuple(t["slot"]), r).exits[t["side"]]]
     return [Action.of("rotate", turns=r) for r in (good or range(4))]
 
@@ -122,7 +132,12 @@ def lay_tile(state: CatacombsState, t: dict, action: Action) -> None:
     placed = place(tile, tuple(t["slot"]), rotation)
     state.tiles[slot_key(tuple(t["slot"]))] = placed
     tile_laid(state, tuple(t["slot"]))
+    placed.labyrinth = int(t.get("labyrinth", 0))
     state.log(f"tile {tile.id} laid at {slot_key(tuple(t['slot']))} turned {rotation}")
+    if t.get("arrive"):
+        from engine.games.catacombs.labyrinths import arrive_below
+
+        arrive_below(state, t, placed)
     lay_out_icons(state, placed, tile, rotation, event=True, seat=t["seat"])
 
 
@@ -134,6 +149,7 @@ ICON_POOLS = {
     "statue": "token:statue",
     "door": "token:door",
     "lever": "token:lever",
+    "floor-hatch": "token:floor-hatch",
 }
 
 
@@ -170,12 +186,30 @@ def lay_out_icons(
 
 
 def _crevice_line(placed: Placed, cell: list[int], rotation: int) -> list[list[int]]:
-    """Engine assumption: a horizontal crevice runs across the whole tile through its cell
-    (along the printed row, turned with the tile)."""
+    """Engine assumption: a horizontal crevice runs across the tile through its cell, along
+    the row or the column of floor cells that holds fewer of the tile's exits (so it cuts the
+    way through rather than lying along it)."""
     c, r = cell
-    if rotation % 2 == 0:
-        return [[x, r] for x in range(placed.cols) if placed.floor(x, r)]
-    return [[c, y] for y in range(placed.rows) if placed.floor(c, y)]
+
+    def run(dc: int, dr: int) -> list[list[int]]:
+        cells = [[c, r]]
+        for sign in (1, -1):
+            x, y = c + sign * dc, r + sign * dr
+            while placed.floor(x, y):
+                cells.append([x, y])
+                x, y = x + sign * dc, y + sign * dr
+        return sorted(cells)
+
+    def exits_in(cells: list[list[int]]) -> int:
+        return sum(
+            1
+            for x, y in cells
+            for side in ("north", "east", "south", "west")
+            if placed.on_edge(x, y, side)
+        )
+
+    row, column = run(1, 0), run(0, 1)
+    return min((row, column), key=lambda cells: (exits_in(cells), len(cells)))
 
 
 def _add_feature(state: CatacombsState, slot: list[int], feature: dict, card: str | None) -> None:
@@ -184,6 +218,8 @@ def _add_feature(state: CatacombsState, slot: list[int], feature: dict, card: st
     if card is not None:
         feature["card"] = card
         token = state.data.tokens.get(card)
+        if token is not None and token.mark:
+            feature["mark"] = token.mark
         if token is not None and feature["type"] == "crevice":
             feature["depth"] = token.depth
             feature["width"] = token.width

@@ -12,6 +12,7 @@ from engine.games.catacombs import (  # noqa: F401
     doors,
     ending,
     exploration,
+    labyrinths,
     movement,
     relationships,
     sarcophagi,

@@ -99,7 +99,11 @@ def labyrinth_closed(state: CatacombsState) -> bool:
         state.data.tiles[t.tile].type == "final" for t in state.tiles.values()
     ):
         return False
+    from engine.games.catacombs.labyrinths import open_descents
+
     board = state.board
+    if open_descents(state):
+        return False
     return not any(board.tile_sides_open(parse_slot(key)) for key in state.tiles)
 
 

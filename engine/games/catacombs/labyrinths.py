@@ -1,0 +1,171 @@
+"""Separate labyrinths: the cliff card at the table's edge, floor hatches and their paired
+ceiling hatches."""
+
+from __future__ import annotations
+
+from engine.core.api import Action
+from engine.core.rules import rule
+from engine.games.catacombs.board import Placed, place, slot_key
+from engine.games.catacombs.data import TABLE_EXTENT
+from engine.games.catacombs.movement import parse_pos, pos_key
+from engine.games.catacombs.registry import actions_of, handles
+from engine.games.catacombs.state import CatacombsState, Hero
+
+LABYRINTH_STRIDE = 100
+"""Labyrinth n lies around slot (n * LABYRINTH_STRIDE, 0): far from every other one."""
+
+
+def origin(labyrinth: int) -> tuple[int, int]:
+    return (labyrinth * LABYRINTH_STRIDE, 0)
+
+
+def labyrinth_of(slot: tuple[int, int]) -> int:
+    return round(slot[0] / LABYRINTH_STRIDE)
+
+
+@rule("move.cliff", "engine.table-edge")
+def beyond_table(state: CatacombsState, slot: tuple[int, int]) -> bool:
+    """The table holds TABLE_EXTENT tiles each way from a labyrinth's first tile."""
+    ox, oy = origin(labyrinth_of(slot))
+    return abs(slot[0] - ox) > TABLE_EXTENT or abs(slot[1] - oy) > TABLE_EXTENT
+
+
+def cliff_tile(state: CatacombsState):
+    return next((t for t in state.data.tiles.values() if t.type == "cliff"), None)
+
+
+def lay_cliff(state: CatacombsState, hero: Hero, slot: tuple[int, int], side: str) -> None:
+    """Where no tile fits, the cliff card is laid, its open edge towards the explorer."""
+    tile = cliff_tile(state)
+    if tile is None:
+        return
+    turns = next((r for r in range(4) if place(tile, slot, r).exits[side]), 0)
+    placed = place(tile, slot, turns)
+    placed.labyrinth = labyrinth_of(slot)
+    placed.visited = True
+    c, r = placed.center() if placed.floor(*placed.center()) else placed.floor_cells()[0]
+    placed.features.append({"uid": f"f{state.uid()}", "type": "cliff", "cell": [c, r]})
+    state.tiles[slot_key(slot)] = placed
+    from engine.games.catacombs.movement import tile_laid
+
+    tile_laid(state, slot)
+    state.log(f"{hero.character} reaches the table's edge: the cliff card is laid")
+
+
+def ceiling_for(state: CatacombsState, mark: str) -> tuple[int, int, int, int] | None:
+    for key, tile in state.tiles.items():
+        for f in tile.features:
+            if f["type"] == "ceiling-hatch" and f.get("mark") == mark and f.get("cell"):
+                tx, ty = (int(v) for v in key.split(","))
+                return (tx, ty, f["cell"][0], f["cell"][1])
+    return None
+
+
+def floor_for(state: CatacombsState, mark: str) -> tuple[int, int, int, int] | None:
+    for key, tile in state.tiles.items():
+        for f in tile.features:
+            if f["type"] == "floor-hatch" and f.get("mark") == mark and f.get("cell"):
+                tx, ty = (int(v) for v in key.split(","))
+                return (tx, ty, f["cell"][0], f["cell"][1])
+    return None
+
+
+def descents(state: CatacombsState, hero: Hero) -> list[dict]:
+    """Cliffs and floor hatches on the hero's tile."""
+    return [f for f in state.tile_of(hero.pos).features if f["type"] in ("cliff", "floor-hatch")]
+
+
+def _new_labyrinth_possible(state: CatacombsState, hero: Hero) -> bool:
+    from engine.games.catacombs.exploration import tiles_left
+
+    return tiles_left(state, hero)
+
+
+@actions_of
+def labyrinth_actions(state: CatacombsState, hero: Hero) -> list[Action]:
+    if not hero.active or state.round == 1 or hero.hidden:
+        return []
+    out = []
+    for f in descents(state, hero):
+        known = f["type"] == "floor-hatch" and ceiling_for(state, f.get("mark")) is not None
+        if known or _new_labyrinth_possible(state, hero):
+            out.append(Action.of("descend", via=f["uid"]))
+    tile = state.tile_of(hero.pos)
+    for f in tile.features:
+        if f["type"] == "ceiling-hatch" and f.get("mark") and f.get("cell") == list(hero.pos[2:]):
+            up = floor_for(state, f["mark"])
+            if up is not None:
+                out.append(Action.of("climb", to=pos_key(up)))
+    return out
+
+
+@handles("descend")
+@rule("hatches.floor", "hatches.separate", "engine.new-labyrinth")
+def do_descend(state: CatacombsState, hero: Hero, action: Action) -> int:
+    """Down a cliff or a floor hatch: into the labyrinth its paired ceiling hatch lies in, or
+    a new separate labyrinth whose first tile is drawn and laid anywhere free."""
+    feature = next(f for f in descents(state, hero) if f["uid"] == action.get("via"))
+    mark = feature.get("mark")
+    below = ceiling_for(state, mark) if mark else None
+    if below is not None:
+        _land(state, hero, below)
+        return 1
+    from engine.games.catacombs.exploration import tile_pile
+
+    number = 1 + max(t.labyrinth for t in state.tiles.values())
+    pile = tile_pile(state, hero)
+    pool = pile if sum(state.pools.get(pile, {}).values()) else "final"
+    state.log(f"{hero.character} climbs down into a new labyrinth")
+    state.push(
+        "draw",
+        "tile-drawn",
+        pool=pool,
+        seat=hero.seat,
+        slot=list(origin(number)),
+        side=None,
+        labyrinth=number,
+        arrive=True,
+        mark=mark,
+    )
+    return 1
+
+
+def arrive_below(state: CatacombsState, t: dict, placed: Placed) -> None:
+    """The first tile of a new labyrinth: a paired ceiling hatch (if any) in its centre, and
+    the hero who came down standing there."""
+    hero = state.heroes[t["seat"]]
+    c, r = placed.center()
+    if t.get("mark"):
+        placed.features.append(
+            {"uid": f"f{state.uid()}", "type": "ceiling-hatch", "cell": [c, r], "mark": t["mark"]}
+        )
+    placed.visited = True
+    state.touch_layout("visited")
+    hero.pos = (placed.slot[0], placed.slot[1], c, r)
+
+
+@handles("climb")
+@rule("hatches.pairs", "hatches.ceiling", "engine.climb-hatch")
+def do_climb(state: CatacombsState, hero: Hero, action: Action) -> int:
+    """Up a ceiling hatch to its paired floor hatch (one action)."""
+    _land(state, hero, parse_pos(action.get("to")))
+    return 1
+
+
+def _land(state: CatacombsState, hero: Hero, pos: tuple[int, int, int, int]) -> None:
+    from engine.games.catacombs.movement import arrive
+
+    hero.pos = tuple(pos)
+    state.log(f"{hero.character} comes out at {pos_key(hero.pos)}")
+    arrive(state, hero, None)
+
+
+def open_descents(state: CatacombsState) -> bool:
+    """Some cliff or floor hatch still leads somewhere new."""
+    for tile in state.tiles.values():
+        for f in tile.features:
+            if f["type"] == "cliff":
+                return True
+            if f["type"] == "floor-hatch" and ceiling_for(state, f.get("mark")) is None:
+                return True
+    return False
