@@ -209,3 +209,42 @@ def test_loans_are_repaid_in_treasures_and_usury_grows():
     loans(state, lender)
     assert other.debt == 0 and other.lender == -1
     assert forgive >= 0
+
+
+def test_floor_hatch_opens_a_new_labyrinth_and_its_pair_leads_back():
+    from engine.games.catacombs.labyrinths import LABYRINTH_STRIDE
+
+    state = arena(DATA, players=1)
+    hero = state.heroes[0]
+    tile = state.tile_of(hero.pos)
+    token = next(t for t in DATA.tokens.values() if t.type == "floor-hatch")
+    hatch_cell = list(hero.pos[2:])
+    tile.features.append({"uid": "fh", "type": "floor-hatch", "card": token.id,
+                          "cell": hatch_cell, "mark": token.mark})
+    state.actions_left = 2
+    state.refresh()
+    state.apply(Action.of("descend", via="fh"))
+    while state.current_player != 0 or state.queue:
+        state.apply(state.sample_chance() if state.is_chance_node else state.legal_actions()[0])
+    assert hero.pos[0] == LABYRINTH_STRIDE
+    below = state.tile_of(hero.pos)
+    assert below.labyrinth == 1 and below.visited
+    ceiling = next(f for f in below.features if f["type"] == "ceiling-hatch")
+    assert ceiling["mark"] == token.mark and ceiling["cell"] == list(hero.pos[2:])
+    state.actions_left = 1
+    state.refresh()
+    climb = [a for a in state.legal_actions() if a.kind == "climb"]
+    assert climb and climb[0].get("to") == ",".join(str(v) for v in (*tile.slot, *hatch_cell))
+
+
+def test_exploring_past_the_table_edge_lays_the_cliff():
+    from engine.games.catacombs.data import TABLE_EXTENT
+    from engine.games.catacombs.exploration import start_exploring
+
+    state = arena(DATA, players=1)
+    hero = state.heroes[0]
+    start_exploring(state, hero, (TABLE_EXTENT, 0), "east")
+    cliff = state.tiles[f"{TABLE_EXTENT + 1},0"]
+    assert DATA.tiles[cliff.tile].type == "cliff"
+    assert any(f["type"] == "cliff" for f in cliff.features)
+    assert cliff.exits["west"]
