@@ -15,6 +15,7 @@ from pipeline.diagnostics import Diagnostic, Span, error, relative, warning
 from pipeline.loader import try_load
 from pipeline.model import Model
 from pipeline.rulebook import references as refs_mod
+from pipeline.rulebook import views
 from pipeline.rulebook.i18n import label, localized
 from pipeline.rulebook.markdown import (
     Heading,
@@ -186,6 +187,7 @@ def render_html(model: Model, book: Book, *, paper: str = "a5", proof: bool = Fa
                  "html": Markup(chapter_html(ctx, p))} for p in book.chapters]
     glossary = Markup(chapter_html(ctx, book.glossary)) if book.glossary else None
     toc = [h for h in book.headings if h.level <= 2]
+    cover = cover_pictures(model, book.lang, ctx.thumbnails)
     src = model.pack.source_language
     return environment().get_template("book.html.j2").render(
         lang=book.lang,
@@ -197,6 +199,7 @@ def render_html(model: Model, book: Book, *, paper: str = "a5", proof: bool = Fa
         chapters=chapters,
         glossary=glossary,
         index=entries,
+        cover=cover,
         proof=proof,
         page_size=PAPERS[paper],
         wide_size=WIDE[paper],
@@ -204,6 +207,16 @@ def render_html(model: Model, book: Book, *, paper: str = "a5", proof: bool = Fa
         date=FIXED_DATE,
         base_font="9.5pt" if paper == "a5" else "11pt",
     )
+
+
+def cover_pictures(model: Model, lang: str, thumbnails: Mapping[str, Path],
+                   most: int = 4) -> list[dict[str, str]]:
+    """The first monster cards that have a rendered picture, for the cover."""
+    pics = []
+    for e in model.of_kind("monster"):
+        if len(pics) < most and e.id in thumbnails:
+            pics.append(views.thumb(model, e.id, lang, thumbnails[e.id]))
+    return pics
 
 
 def placeholders_left(html: str, display: str) -> list[Diagnostic]:
