@@ -38,6 +38,7 @@ class BuildOptions:
     proof: bool = False
     png: bool = True
     workers: int = 1
+    batch_size: int = 40  # faces per WeasyPrint document (outputs do not depend on it)
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,8 @@ def _build_lang(model: Model, profile: Profile, lang: str, options: BuildOptions
     settings = replace(settings, salt=settings.key())
     faces = list(components.faces.values())
     progress.start(f"{lang}: rendering {len(faces)} faces", len(faces))
-    rendered, problems = render.render_faces(faces, settings, options.workers, progress.advance)
+    rendered, problems = render.render_faces(faces, settings, options.workers, progress.advance,
+                                                 options.batch_size)
     progress.finish()
     fresh = len(problems.rendered)
     report = [_diagnostic(model, p.entity_id, p.code, p.message) for p in problems.problems]
@@ -145,6 +147,7 @@ def charset(components: Components) -> str:
     for path in (PROJECT_ROOT / "templates" / "cards").rglob("*.j2"):
         chars.update(path.read_text(encoding="utf-8"))
     chars |= {c for ch in chars for c in ch.upper() + ch.lower()}  # text-transform, |lower
+    chars.add("\u2010")  # the hyphen that `hyphens: auto` inserts
     # every non-control character, spaces included (a batch whose titles have no space would
     # otherwise embed a different subset)
     return "".join(sorted(ch for ch in chars if unicodedata.category(ch)[0] != "C"))

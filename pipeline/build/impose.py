@@ -8,6 +8,7 @@ not depend on which batch file a face came from.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Mapping
 
 from pypdf import PdfReader, PdfWriter
@@ -43,6 +44,27 @@ def _num(v: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
+NAME_TOKEN = re.compile(rb"/([^\s/\[\]<>(){}%]+)")
+
+
+def used_resources(resources: PdfObject, content: bytes) -> DictionaryObject:
+    """The page's resources cut down to the names its content uses.
+
+    WeasyPrint gives every page of a document the resources of the whole document; kept as is,
+    a face would carry (and differ by) the graphics states of the other faces in its batch.
+    """
+    names = {m.decode("latin-1") for m in NAME_TOKEN.findall(content)}
+    out = DictionaryObject()
+    for category, value in sorted(resources.get_object().items()):
+        entries = value.get_object()
+        if isinstance(entries, DictionaryObject):
+            out[NameObject(category)] = DictionaryObject(
+                {NameObject(k): v for k, v in sorted(entries.items()) if k[1:] in names})
+        else:
+            out[NameObject(category)] = value
+    return out
+
+
 class Sources:
     """The cached face PDFs of one build, read once and shared by every output file."""
 
@@ -63,11 +85,12 @@ class Sources:
         if key not in self.forms:
             page = self.reader(rendered.pdf).pages[rendered.page]
             box = page.mediabox
+            content = page.get_contents().get_data()
             stream = DecodedStreamObject()
-            stream.set_data(page.get_contents().get_data())
+            stream.set_data(content)
             data = stream.flate_encode(level=6)._data
             bbox = tuple(float(v) for v in (box.left, box.bottom, box.right, box.top))
-            self.forms[key] = (data, bbox, page["/Resources"])
+            self.forms[key] = (data, bbox, used_resources(page["/Resources"], content))
         return self.forms[key]
 
 
@@ -136,8 +159,8 @@ class Importer:
                 if k != "/Length":
                     new[NameObject(k)] = self.copy(v)
             return new
-        if isinstance(obj, DictionaryObject):
-            return DictionaryObject({NameObject(k): self.copy(v) for k, v in obj.items()})
+        if isinstance(obj, DictionaryObject):  # keys sorted: bytes never depend on the source
+            return DictionaryObject({NameObject(k): self.copy(v) for k, v in sorted(obj.items())})
         if isinstance(obj, ArrayObject):
             return ArrayObject(self.copy(v) for v in obj)
         if isinstance(obj, BooleanObject | NumberObject | FloatObject | NameObject | NullObject):

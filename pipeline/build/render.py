@@ -246,13 +246,13 @@ def _page_css(fmt: Format, settings: RenderSettings) -> str:
     )
 
 
-def _charset_page(settings: RenderSettings) -> str:
+def _charset_page(settings: RenderSettings, families: Iterable[str] | None = None) -> str:
     # spaces inside the run (a leading or line-final space would be collapsed and not drawn)
     glyphs = [ch for ch in settings.charset if not ch.isspace()]
     spaces = "".join(ch for ch in settings.charset if ch.isspace())
     text = escape(glyphs[0] + "".join(f"{sp}{glyphs[0]}" for sp in spaces) + "".join(glyphs[1:]))
     styles = []
-    for fam in dict.fromkeys(settings.fonts.values()):
+    for fam in families or dict.fromkeys(settings.fonts.values()):
         for weight in ("normal", "bold"):  # the styles templates use (no italics)
             styles.append(f"<p style=\"font-family:'{fam}';font-weight:{weight}\">{text}</p>")
     return f'<section class="charset">{"".join(styles)}</section>'
@@ -412,8 +412,8 @@ def remember(face: Face, rendered: Rendered, settings: RenderSettings) -> None:
                                    "png": rendered.png}))
 
 
-def batches(faces: list[Face], workers: int, max_size: int = 60) -> list[tuple[str, list[Face]]]:
-    """Faces grouped by format, split into near-equal batches (deterministic order)."""
+def batches(faces: list[Face], workers: int, max_size: int = 40) -> list[tuple[str, list[Face]]]:
+    """Faces grouped by format, split into near-equal batches, biggest first (deterministic)."""
     out = []
     by_format: dict[str, list[Face]] = {}
     for face in sorted(faces, key=lambda f: (f.format, f.side, f.entity_id, f.key)):
@@ -422,7 +422,7 @@ def batches(faces: list[Face], workers: int, max_size: int = 60) -> list[tuple[s
         n = max(-(-len(group) // max_size), min(workers, -(-len(group) // 8)))
         size = -(-len(group) // n)
         out.extend((fmt, group[i:i + size]) for i in range(0, len(group), size))
-    return out
+    return sorted(out, key=lambda job: -len(job[1]))
 
 
 def _run(job: tuple[list[Face], RenderSettings, str]) -> BatchResult:
@@ -430,8 +430,25 @@ def _run(job: tuple[list[Face], RenderSettings, str]) -> BatchResult:
     return render_batch(faces, settings, fmt)
 
 
+def warm_fonts(job: tuple[str, RenderSettings]) -> None:
+    """Subset one font family for this build's charset, so that batches find it in the cache.
+
+    Every batch embeds the same subsets; computing them once per family, in parallel, before
+    the batches start saves each worker from computing all of them again.
+    """
+    import weasyprint
+
+    family, settings = job
+    install_subset_cache(Path(settings.cache_dir))
+    html = (f'<!DOCTYPE html><html lang="{settings.lang}"><head><meta charset="utf-8"><style>'
+            f"{(TEMPLATES / 'cards.css').read_text(encoding='utf-8')}</style></head><body>"
+            f"{_charset_page(settings, [family])}</body></html>")
+    weasyprint.HTML(string=html, url_fetcher=SafeFetcher((TEMPLATES,))).write_pdf()
+
+
 def render_faces(faces: Iterable[Face], settings: RenderSettings, workers: int,
-                 progress: Callable[[int], None]) -> tuple[dict[str, Rendered], BatchResult]:
+                 progress: Callable[[int], None],
+                 batch_size: int = 40) -> tuple[dict[str, Rendered], BatchResult]:
     """Rendered pages for every face: from the cache, else rendered (in parallel)."""
     found: dict[str, Rendered] = {}
     todo: list[Face] = []
@@ -443,13 +460,15 @@ def render_faces(faces: Iterable[Face], settings: RenderSettings, workers: int,
             todo.append(face)
     progress(len(found))
     total = BatchResult()
-    jobs = [(group, settings, fmt) for fmt, group in batches(todo, workers)]
+    jobs = [(group, settings, fmt) for fmt, group in batches(todo, workers, batch_size)]
     by_key = {f.key: f for f in todo}
     if len(jobs) <= 1 or workers <= 1:
         results = map(_run, jobs)
         pool = None
     else:
         pool = ProcessPoolExecutor(max_workers=workers)
+        families = [(f, settings) for f in dict.fromkeys(settings.fonts.values())]
+        list(pool.map(warm_fonts, families))
         results = pool.map(_run, jobs)
     try:
         for result in results:
