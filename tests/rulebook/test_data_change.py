@@ -6,6 +6,7 @@ import filecmp
 import re
 from pathlib import Path
 
+from PIL import Image
 from pypdf import PdfReader
 
 from pipeline.rulebook import build_rulebook
@@ -31,13 +32,21 @@ def test_changing_the_zombie_speed_changes_the_book(pack_copy: Path, tmp_path: P
 
     model = load_model(pack_copy)
     assert model.by_id["zombie"].get("stats.speed") == new_speed
-    pdf = build_rulebook(model, "ru", tmp_path / "out")[0]
+    out = tmp_path / "out"
+    (out / "png").mkdir(parents=True)  # as `relic build` leaves it: a rendered zombie card
+    Image.new("RGB", (630, 1200), (200, 30, 30)).save(out / "png" / "zombie-1.png")
+    pdf = build_rulebook(model, "ru", out)[0]
 
-    lines = [ln.strip() for page in PdfReader(pdf).pages
+    reader = PdfReader(pdf)
+    lines = [ln.strip() for page in reader.pages
              for ln in (page.extract_text() or "").splitlines()]
     zombie = next(i for i, ln in enumerate(lines)
                   if ln == "Зомби" and lines[i + 2].startswith("Скорость"))
     assert lines[zombie + 2] == f"Скорость {new_speed} {controlled}"
+    # the thumbnail of the rendered card is in the book: on the cover and in the stat block
+    pictures = [n for n, page in enumerate(reader.pages) if page.images]
+    assert pictures[0] == 0 and len(pictures) >= 2
+    assert reader.pages[pictures[1]].images[0].image.size[0] <= 320  # shrunk, not 300 DPI
     # ... and no prose was touched: every Markdown file is byte-identical to the original.
     compared = filecmp.dircmp(PACK / "rules", pack_copy / "rules")
     assert not compared.diff_files
