@@ -177,3 +177,13 @@ def test_unknown_decision_is_a_reference_error(model, tmp_path: Path) -> None:
     with pytest.raises(RefError) as caught:
         render(ctx, ref)
     assert "engine.leave-by-hatch" in (caught.value.hint or "")
+
+
+def test_raw_html_in_prose_is_escaped() -> None:
+    from pipeline.rulebook.markdown import parse_chapter, to_html
+
+    parsed = parse_chapter(_chapter('# T {#t}\n\n<script>alert(1)</script> <img src="x">\n'))
+    html = to_html(parsed, lambda n: ("", False))
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert "<img" not in html
+    assert parsed.headings[0].id == "t" and 'id="t"' in html
