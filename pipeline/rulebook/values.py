@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -55,6 +56,9 @@ PLURALS: dict[str, dict[str, tuple[str, ...]]] = {
     "compartments": {"ru": ("отделение", "отделения", "отделений"),
                      "en": ("compartment", "compartments")},
 }
+
+
+RANGE = re.compile(r"^\d+-\d+$|^\d+\+$")
 
 
 def plural(n: int, key: str, lang: str) -> str:
@@ -140,6 +144,8 @@ def fmt(value: Any, model: Model, lang: str) -> str:
     if isinstance(value, int | float):
         return number(value)
     if isinstance(value, str):
+        if RANGE.match(value):
+            return roll_range(value)
         return entity_name(model, value, lang) or (word(value, lang) if value in WORDS else value)
     text = localized(value, lang, model.pack.source_language)
     if isinstance(text, str):
@@ -155,4 +161,11 @@ def fmt(value: Any, model: Model, lang: str) -> str:
         return f" {label('and', lang)} ".join(threshold(v, lang) for v in items)
     if items and all(isinstance(v, Mapping) for v in items):
         return alternatives(items, model, lang)
-    return ", ".join(fmt(v, model, lang) for v in items)
+    return series([fmt(v, model, lang) for v in items], lang)
+
+
+def series(parts: list[str], lang: str) -> str:
+    """["a", "b", "c"] -> "a, b и c" / "a, b and c"."""
+    if len(parts) < 2:
+        return "".join(parts)
+    return f"{', '.join(parts[:-1])} {label('and', lang)} {parts[-1]}"
