@@ -104,6 +104,16 @@ def entity_view(entity: Entity, lang: str, fallback: str) -> dict[str, Any]:
     return view
 
 
+REF_FIELDS = ("id", "kind", "name", "title", "type")
+
+
+def ref_view(entity: Entity, lang: str, fallback: str) -> dict[str, Any]:
+    """What a face shows of an entity it refers to: its name and kind, not its numbers (so that
+    editing a monster's stats re-renders the monster's card, not every card naming it)."""
+    view = entity_view(entity, lang, fallback)
+    return {k: view[k] for k in REF_FIELDS if k in view}
+
+
 def references(entity: Entity, model: Model) -> list[Entity]:
     """Entities whose id appears as a value in this entity's data (one level)."""
     ids = sorted({s for s in _strings(entity.data) if s in model.by_id and s != entity.id})
@@ -123,7 +133,7 @@ def face_context(entity: Entity | None, kind: str, model: Model, lang: str,
                            "labels": thaw(labels)}
     if entity is not None:
         ctx["entity"] = entity_view(entity, lang, src)
-        ctx["refs"] = {e.id: entity_view(e, lang, src) for e in references(entity, model)}
+        ctx["refs"] = {e.id: ref_view(e, lang, src) for e in references(entity, model)}
     return ctx
 
 

@@ -37,6 +37,7 @@ RENDERER_VERSION = "1"
 SOURCE_DATE_EPOCH = os.environ.setdefault("SOURCE_DATE_EPOCH", "315532800")
 ICON = re.compile(r":([a-z0-9]+(?:-[a-z0-9]+)*):")
 PX_PER_PT = 96 / 72
+SMALL_RENDER = 24  # fewer faces than this render in-process: starting workers costs more
 
 
 @dataclass(frozen=True)
@@ -462,7 +463,7 @@ def render_faces(faces: Iterable[Face], settings: RenderSettings, workers: int,
     total = BatchResult()
     jobs = [(group, settings, fmt) for fmt, group in batches(todo, workers, batch_size)]
     by_key = {f.key: f for f in todo}
-    if len(jobs) <= 1 or workers <= 1:
+    if len(jobs) <= 1 or workers <= 1 or len(todo) < SMALL_RENDER:
         results = map(_run, jobs)
         pool = None
     else:
