@@ -75,20 +75,24 @@ def build(model: Model, options: BuildOptions, progress: Progress | None = None)
         raise RelicError([error("unknown-language", f"the pack has no language {', '.join(unknown)}"
                                 f" (it has {', '.join(model.pack.languages)})",
                                 model.pack.manifest.span(("languages",)))])
-    results = tuple(_build_lang(model, profile, lang, options, progress) for lang in langs)
+    expanded = {lang: expand(model, profile, lang, options.proof, load_labels(model.pack, lang))
+                for lang in model.pack.languages}
+    # one charset for every language of the pack, whichever languages this run builds: the
+    # languages share their font subsets, and `--lang ru` gives the same bytes as `--lang all`
+    chars = charset(*expanded.values())
+    results = tuple(_build_lang(model, profile, lang, expanded[lang], chars, options, progress)
+                    for lang in langs)
     return BuildResult(results, time.perf_counter() - started)
 
 
-def _build_lang(model: Model, profile: Profile, lang: str, options: BuildOptions,
-                progress: Progress) -> LangResult:
+def _build_lang(model: Model, profile: Profile, lang: str, components: Components, chars: str,
+                options: BuildOptions, progress: Progress) -> LangResult:
     from pipeline.build import render  # imports WeasyPrint: only when really building
 
-    labels = load_labels(model.pack, lang)
-    components = expand(model, profile, lang, options.proof, labels)
     check_fonts(model, profile, components)
     settings = render.RenderSettings(
         fonts=dict(profile.fonts), min_font_pt=profile.min_font_pt,
-        formats=dict(profile.formats), charset=charset(components),
+        formats=dict(profile.formats), charset=chars,
         pack_root=str(model.pack.root.resolve()), cache_dir=str(options.cache_dir.resolve()),
         lang=lang,
     )
@@ -139,11 +143,12 @@ def check_fonts(model: Model, profile: Profile, components: Components) -> None:
         raise RelicError(problems)
 
 
-def charset(components: Components) -> str:
+def charset(*expanded: Components) -> str:
     """Every character any face can print: the faces' data and the templates' own text."""
     chars = {chr(c) for c in range(0x20, 0x7F)}
-    for face in components.faces.values():
-        chars.update(face.context)
+    for components in expanded:
+        for face in components.faces.values():
+            chars.update(face.context)
     for path in (PROJECT_ROOT / "templates" / "cards").rglob("*.j2"):
         chars.update(path.read_text(encoding="utf-8"))
     chars |= {c for ch in chars for c in ch.upper() + ch.lower()}  # text-transform, |lower
