@@ -93,13 +93,16 @@ def run(label: str, content: Path, pack: str, jobs: int, tmp: Path) -> None:
     out, cache = tmp / f"out-{pack}", tmp / f"cache-{pack}"
     cold, cold_cpu = relic_build(content, pack, out, cache, jobs)
     n = components(out)
+    cores = len(os.sched_getaffinity(0))
     print(f"{label}: cold build of {n} components (all languages): {cold:.2f} s wall, "
-          f"{cold_cpu:.2f} s CPU -> {n / cold:.0f} cards/s (load average now "
-          f"{os.getloadavg()[0]:.1f})")
+          f"{cold_cpu:.2f} s CPU -> {n / cold:.0f} cards/s wall; {n / cold_cpu * cores:.0f} "
+          f"cards/s if the CPU time spread evenly over {cores} idle cores "
+          f"(load average now {os.getloadavg()[0]:.1f})")
     what = edit_one_card(content / pack)
     warm, warm_cpu = relic_build(content, pack, out, cache, jobs)
     print(f"{label}: one-card edit ({what}): {warm:.2f} s wall, {warm_cpu:.2f} s CPU = "
-          f"{100 * warm / cold:.1f}% of the cold time")
+          f"{100 * warm / cold:.1f}% of the cold wall time, {100 * warm_cpu / cold_cpu:.1f}% "
+          f"of its CPU time")
 
 
 def main() -> None:
