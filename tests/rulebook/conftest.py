@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
 import shutil
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,15 +50,43 @@ def model() -> Model:
     return load_model(PACK)
 
 
+def _inputs_key() -> str:
+    """A hash of everything a book is built from: content, templates and the rulebook code."""
+    digest = hashlib.sha256()
+    for folder in (PACK, ROOT / "templates" / "rulebook", ROOT / "pipeline" / "rulebook"):
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _shared_build(model: Model, lang: str, shared: Path) -> Path:
+    """Build once for all xdist workers: the first takes the lock, the others wait for the PDF."""
+    out = shared / lang
+    pdf = out / "rulebook.pdf"
+    out.mkdir(parents=True, exist_ok=True)
+    try:
+        os.close(os.open(out / "lock", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        deadline = time.monotonic() + 180
+        while not pdf.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        if pdf.exists():
+            return pdf
+        out = shared / f"{lang}-{os.getpid()}"  # the other worker died: build our own
+    return build_rulebook(model, lang, out)[0]
+
+
 @pytest.fixture(scope="session")
 def books(model: Model, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Built]:
-    out = tmp_path_factory.mktemp("rulebook")
+    base = tmp_path_factory.getbasetemp()
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    shared = root / f"rulebook-{_inputs_key()}"
     built = {}
     for lang in model.pack.languages:
-        written = build_rulebook(model, lang, out / lang)
-        reader = PdfReader(written[0])
+        pdf = _shared_build(model, lang, shared)
+        reader = PdfReader(pdf)
         texts = tuple(page.extract_text() or "" for page in reader.pages)
-        built[lang] = Built(lang, written[0], reader, texts)
+        built[lang] = Built(lang, pdf, reader, texts)
     return built
 
 
