@@ -10,7 +10,7 @@ from typing import Any
 import jinja2
 from jinja2 import nodes
 
-from pipeline.diagnostics import Diagnostic, Span, error, relative
+from pipeline.diagnostics import Diagnostic, RelicError, Span, error, relative
 
 RULES_DIR = "rules"
 CHAPTER = re.compile(r"^(\d+)-([a-z0-9]+(?:-[a-z0-9]+)*)\.md$")
@@ -61,7 +61,11 @@ def languages_present(pack_root: Path) -> list[str]:
 
 
 def _read(path: Path, lang: str, order: int, slug: str) -> Chapter:
-    text = path.read_text(encoding="utf-8").replace("\r\n", "\n")
+    try:
+        text = path.read_bytes().decode("utf-8-sig").replace("\r\n", "\n")
+    except UnicodeDecodeError as exc:
+        raise RelicError([error("rulebook-encoding", f"not UTF-8: {exc.reason} at byte "
+                                f"{exc.start}", Span(relative(path), 1, 1))]) from None
     return Chapter(path, relative(path), lang, order, slug, text)
 
 

@@ -85,3 +85,12 @@ def test_unexplained_printed_kind_is_a_warning(pack_copy: Path) -> None:
     assert len(found) == 1
     assert found[0].severity == "warning" and found[0].code == "rulebook-coverage"
     assert found[0].span.file.endswith("pack.yaml")
+
+
+def test_chapter_that_is_not_utf8_is_reported(pack_copy: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    md = pack_copy / "rules" / "en" / "01-story.md"
+    md.write_bytes(b"# Story\n\nCaf\xe9\n")
+    code, out = _check(pack_copy, capsys)
+    assert code == 1
+    assert any(o.startswith(f"{md}:1:1: error[rulebook-encoding]: not UTF-8") for o in out)
