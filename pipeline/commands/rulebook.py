@@ -14,7 +14,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("rulebook", help="build the rulebook PDF from the rules prose and the data")
     p.add_argument("--pack", required=True, help="the pack id")
     p.add_argument("--lang", default="all", help="a language of the pack, or 'all' (default)")
-    p.add_argument("--paper", choices=["a5", "a4"], default="a5", help="page size (default a5)")
+    p.add_argument("--paper", choices=["a5", "a4", "letter"], default="a5",
+                   help="page size (default a5)")
     p.add_argument("--booklet", action="store_true",
                    help="also write rulebook-booklet.pdf: saddle-stitch, two-up on A4 landscape")
     p.add_argument("--proof", action="store_true",

@@ -141,6 +141,9 @@ def build_rulebook(model: Model, lang: str, out_dir: Path, *, paper: str = "a5",
     from pipeline.rulebook import pdf
 
     pack_root = model.pack.root
+    if paper not in bk.PAPERS:
+        raise RelicError([error("rulebook-paper", f"unknown paper '{paper}' for the rulebook "
+                                f"(papers: {', '.join(bk.PAPERS)})", Span(str(pack_root)))])
     parsed = bk.parse_book(pack_root, lang)
     if not parsed.chapters:
         raise RelicError([error("rulebook-missing", f"no rulebook chapters for '{lang}'",

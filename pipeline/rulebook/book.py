@@ -33,8 +33,8 @@ TEMPLATES = PROJECT_ROOT / "templates" / "rulebook"
 GLOSSARY_LINE = re.compile(r"^[-*]\s+\*\*(.+?)\*\*")
 ENDINGS = {"ru": "аяоеиыуюйьё", "en": "e"}
 PLACEHOLDER_LEFT = re.compile(r"\{\{|\{%|\}\}|%\}")
-PAPERS = {"a5": "148mm 210mm", "a4": "210mm 297mm"}
-WIDE = {"a5": "210mm 148mm", "a4": "297mm 210mm"}  # landscape pages for wide tables
+PAPERS = {"a5": "148mm 210mm", "a4": "210mm 297mm", "letter": "8.5in 11in"}
+WIDE = {"a5": "210mm 148mm", "a4": "297mm 210mm", "letter": "11in 8.5in"}  # wide tables
 FIXED_DATE = "2000-01-01T00:00:00Z"
 
 
@@ -205,7 +205,7 @@ def render_html(model: Model, book: Book, *, paper: str = "a5", proof: bool = Fa
         wide_size=WIDE[paper],
         paper=paper,
         date=FIXED_DATE,
-        base_font="9.5pt" if paper == "a5" else "11pt",
+        base_font="9.5pt" if paper == "a5" else "10.5pt",
     )
 
 
