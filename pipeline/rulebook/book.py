@@ -187,6 +187,8 @@ def render_html(model: Model, book: Book, *, paper: str = "a5", proof: bool = Fa
                  "html": Markup(chapter_html(ctx, p))} for p in book.chapters]
     glossary = Markup(chapter_html(ctx, book.glossary)) if book.glossary else None
     toc = [h for h in book.headings if h.level <= 2]
+    if entries:
+        toc.append(Heading(1, "index", label("index", book.lang), Span("", 1, 1)))
     cover = cover_pictures(model, book.lang, ctx.thumbnails)
     src = model.pack.source_language
     return environment().get_template("book.html.j2").render(
