@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import re
+import zlib
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -209,11 +210,15 @@ def install_subset_cache(cache_dir: Path) -> None:
     if original is None or getattr(original, "_relic_cached", False):
         return
     memory: dict[str, bytes] = {}
+    font_digests: dict[tuple[int, int], bytes] = {}  # (size, crc32) -> sha256
 
     def subset(self, to_unicode, hinting):
         if not to_unicode:
             return original(self, to_unicode, hinting)
-        digest = hashlib.sha256(self.file_content)
+        font_key = (len(self.file_content), zlib.crc32(self.file_content))
+        if font_key not in font_digests:  # hashing 700 KB of font per document adds up
+            font_digests[font_key] = hashlib.sha256(self.file_content).digest()
+        digest = hashlib.sha256(font_digests[font_key])
         digest.update(repr((self.index, sorted(to_unicode), bool(hinting), bool(self.missing),
                             SOURCE_DATE_EPOCH)).encode())
         key = digest.hexdigest()
@@ -259,20 +264,32 @@ def _charset_page(settings: RenderSettings, families: Iterable[str] | None = Non
     return f'<section class="charset">{"".join(styles)}</section>'
 
 
+@cache
+def _stylesheet():
+    """cards.css, parsed once per process (parsing it per document cost ~50 ms)."""
+    import weasyprint
+
+    return weasyprint.CSS(string=(TEMPLATES / "cards.css").read_text(encoding="utf-8"),
+                          base_url=TEMPLATES.as_uri() + "/",
+                          url_fetcher=SafeFetcher((ASSETS, TEMPLATES)))
+
+
 def _document(fragments: list[tuple[int, str, float]], fmt: Format,
               settings: RenderSettings) -> str:
-    css = (TEMPLATES / "cards.css").read_text(encoding="utf-8")
     sizes = "".join(f"#f{i} .fit {{ font-size: {pt}pt; }}\n" for i, _, pt in fragments)
     body = "".join(f'<section class="face" id="f{i}">{html}</section>' for i, html, _ in fragments)
     return (
         f'<!DOCTYPE html><html lang="{settings.lang}"><head><meta charset="utf-8">'
-        f"<style>{css}\n{_page_css(fmt, settings)}{sizes}</style></head>"
+        f"<style>{_page_css(fmt, settings)}{sizes}</style></head>"
         f"<body>{_charset_page(settings)}{body}</body></html>"
     )
 
 
-def _overflowing(page_box) -> bool:
-    """True when some `.fit` box's content runs past its bottom edge, or a word past its side."""
+def _overflow(page_box) -> float:
+    """How much too big the text of the page's `.fit` boxes is: 1.0 or less when it fits,
+    content height / box height when it runs past the bottom, infinity when a word is too
+    wide for its box."""
+    worst = 0.0
     stack = [page_box]
     while stack:
         box = stack.pop()
@@ -280,13 +297,22 @@ def _overflowing(page_box) -> bool:
         element = getattr(box, "element", None)
         classes = (element.get("class") or "").split() if element is not None else []
         if "fit" in classes and getattr(box, "element_tag", None) and children:
-            limit = box.content_box_y() + box.height + 0.5
+            top = box.content_box_y()
             bottom = max(c.position_y + c.margin_height() for c in children)
-            if bottom > limit or _too_wide(box):
-                return True
+            if bottom > top + box.height + 0.5:
+                worst = max(worst, (bottom - top) / max(box.height, 1e-6))
+            elif _too_wide(box):
+                worst = float("inf")
             continue
         stack.extend(children)
-    return False
+    return worst
+
+
+def _smaller(size: float, ratio: float, step: float) -> float:
+    """The next size to try: text area grows with the square of the size, so jump to
+    size / sqrt(ratio) (rounded down to a step), and always at least one step down."""
+    guess = size / ratio ** 0.5 if ratio != float("inf") else size - step
+    return round(min(size - step, int(guess / step) * step), 3)
 
 
 def _too_wide(fit) -> bool:
@@ -330,19 +356,20 @@ def render_batch(faces: list[Face], settings: RenderSettings, fmt_name: str) -> 
             break
         html = _document(fragments, fmt, settings)
         doc = weasyprint.HTML(string=html, base_url=TEMPLATES.as_uri() + "/",
-                              url_fetcher=fetcher).render()
+                              url_fetcher=fetcher).render(stylesheets=[_stylesheet()])
         lead = len(doc.pages) - len(ok_faces)  # pages taken by the charset section
         done, retry = [], []
         for i, face in enumerate(ok_faces):
-            if _overflowing(doc.pages[lead + i]._page_box):
-                smaller = round(sizes[face.key] - settings.step_pt, 3)
-                if smaller < settings.min_font_pt - 1e-6:
+            ratio = _overflow(doc.pages[lead + i]._page_box)
+            if ratio > 1.0:
+                smaller = _smaller(sizes[face.key], ratio, settings.step_pt)
+                if sizes[face.key] <= settings.min_font_pt + 1e-6:
                     result.problems.append(Problem(
                         face.entity_id, "text-overflow",
                         f"text of {face.side} face does not fit its box even at "
                         f"{settings.min_font_pt:g} pt ({face.template})"))
                 else:
-                    sizes[face.key] = smaller
+                    sizes[face.key] = max(smaller, settings.min_font_pt)
                     retry.append(face)
             else:
                 done.append(i)
