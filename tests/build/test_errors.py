@@ -99,3 +99,12 @@ def test_a_word_too_long_for_its_box_is_an_error(tmp_path: Path) -> None:
         _build(pack, tmp_path)
     assert {(d.code, d.message.split(":")[0]) for d in caught.value.diagnostics} == {
         ("text-overflow", "cache-plus-2")}
+
+
+def test_unknown_inline_icon_names_the_entity(tmp_path: Path) -> None:
+    pack = copy_pack(tmp_path)
+    _replace(pack / "cards.yaml", "Факелы гаснут. Брось :d6:.", "Брось :d7:.")
+    with pytest.raises(RelicError) as caught:
+        _build(pack, tmp_path)
+    [d] = caught.value.diagnostics
+    assert d.code == "unknown-icon" and "draught" in d.message and ":d7:" in d.message
