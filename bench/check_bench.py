@@ -35,10 +35,12 @@ def generate(pack: Path, entities: int, per_file: int = 100) -> list[Path]:
         lines = []
         for i in range(start, min(start + per_file, entities)):
             if i < lairs:
-                lines.append(f"- id: lair-{i}\n  kind: lair\n  name: {{ru: Логово {i}, en: Lair {i}}}\n")
+                name = f"{{ru: Логово {i}, en: Lair {i}}}"
+                lines.append(f"- id: lair-{i}\n  kind: lair\n  name: {name}\n")
             else:
+                name = f"{{ru: Тварь {i}, en: Critter {i}}}"
                 lines.append(
-                    f"- id: critter-{i}\n  kind: critter\n  name: {{ru: Тварь {i}, en: Critter {i}}}\n"
+                    f"- id: critter-{i}\n  kind: critter\n  name: {name}\n"
                     f"  speed: {i % 5}\n  count: {1 + i % 3}\n  dice: 2d6+{i % 3}\n"
                     f"  lair: lair-{i % lairs}\n"
                 )
