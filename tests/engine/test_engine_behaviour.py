@@ -248,3 +248,36 @@ def test_exploring_past_the_table_edge_lays_the_cliff():
     assert DATA.tiles[cliff.tile].type == "cliff"
     assert any(f["type"] == "cliff" for f in cliff.features)
     assert cliff.exits["west"]
+
+
+def test_a_seized_hero_walks_into_the_nearest_trap_and_is_possessed():
+    from engine.games.catacombs.monsters import seized
+
+    state = arena(DATA, players=1)
+    hero = state.heroes[0]
+    tile = state.tile_of(hero.pos)
+    nxt = next(n for n, _ in state.board.steps(hero.pos) if n[:2] == hero.pos[:2])
+    cutter = next(t.id for t in DATA.traps.values() if t.deadly)
+    tile.traps.append([cutter, nxt[2], nxt[3]])
+    state.refresh()
+    ghost = spawn(state, "ghost", hero.pos, awake=True)
+    set_stat(state, hero, "speed", 1)
+    seized(state, hero, ghost.uid)
+    assert hero.pos == nxt and not hero.alive
+    assert hero.cause == "possessed by a ghost" and not ghost.alive
+
+
+def test_a_seized_hero_without_a_trap_is_drawn_towards_the_ghost():
+    from engine.games.catacombs.monsters import seized
+
+    state = arena(DATA, players=1)
+    hero = state.heroes[0]
+    tile = state.tile_of(hero.pos)
+    tile.traps.clear()
+    state.refresh()
+    far = max(tile.floor_cells(), key=lambda c: abs(c[0] - hero.pos[2]) + abs(c[1] - hero.pos[3]))
+    ghost = spawn(state, "ghost", (*hero.pos[:2], *far), awake=True)
+    before = abs(far[0] - hero.pos[2]) + abs(far[1] - hero.pos[3])
+    seized(state, hero, ghost.uid)
+    after = abs(far[0] - hero.pos[2]) + abs(far[1] - hero.pos[3])
+    assert hero.alive and after == before - 1

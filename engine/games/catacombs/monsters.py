@@ -311,17 +311,70 @@ def ghost_resist(state: CatacombsState, t: dict, value: int) -> None:
         seized(state, hero, t["uid"])
 
 
-@rule(
-    "ghost.seize",
-    "ghost.seized-trap",
-    "ghost.possessed",
-    "engine.seized",
-    status=PARTIAL,
-    note="a seized hero loses a turn; no walk into traps, no possession",
-)
+@rule("ghost.seize", "ghost.seized-trap", "ghost.possessed", "engine.seized")
 def seized(state: CatacombsState, hero: Hero, uid: int) -> None:
-    """Engine assumption: a seized hero stands still for a turn (no forced walk into traps)."""
-    hero.turns_lost += 1
+    """A seized hero walks into the nearest open trap within their speed and suffers it as one
+    who runs into it (a hero it kills is possessed: dead, and the ghost leaves); with no trap in
+    reach the hero steps towards the ghost."""
+    from engine.games.catacombs.traps import run_into
+
+    ghost = _piece(state, uid)
+    trap_cell = _nearest_trap(state, hero)
+    if trap_cell is not None:
+        hero.pos = trap_cell
+        state.log(f"the ghost drives {hero.character} into a trap")
+        run_into(state, hero, "seized by a ghost")
+        if not hero.alive:
+            hero.cause = "possessed by a ghost"
+            if ghost is not None:
+                ghost.alive = False
+                state.log("the ghost takes the body and leaves the map")
+        return
+    if ghost is not None:
+        step = _step_towards(state, hero.pos, ghost.pos)
+        if step is not None:
+            hero.pos = step
+            state.log(f"the ghost draws {hero.character} closer")
+
+
+def _nearest_trap(state: CatacombsState, hero: Hero) -> Pos | None:
+    """The closest open-trap cell within the hero's speed (walking, traps count as floor)."""
+    from engine.games.catacombs.movement import cell_traps
+
+    traps = cell_traps(state)
+    if not traps:
+        return None
+    graph = steps_graph(state)
+    limit = max(1, state.stat(hero, "speed"))
+    seen = {hero.pos: 0}
+    queue = deque([hero.pos])
+    while queue:
+        pos = queue.popleft()
+        if pos in traps and pos != hero.pos:
+            return pos
+        if seen[pos] >= limit:
+            continue
+        for nxt, _ in graph.get(pos, ()):
+            if nxt not in seen:
+                seen[nxt] = seen[pos] + 1
+                queue.append(nxt)
+    return None
+
+
+def _step_towards(state: CatacombsState, start: Pos, goal: Pos) -> Pos | None:
+    graph = steps_graph(state)
+    parent: dict[Pos, Pos | None] = {goal: None}
+    queue = deque([goal])
+    while queue and len(parent) < SEARCH_LIMIT:
+        pos = queue.popleft()
+        for nxt, _ in graph.get(pos, ()):
+            if nxt not in parent:
+                parent[nxt] = pos
+                if nxt == start:
+                    step = pos
+                    return step if step != goal else None
+                queue.append(nxt)
+    return None
 
 
 @task("acid")

@@ -126,3 +126,20 @@ def spring_hidden_trap(state: CatacombsState, hero: Hero, card_id: str) -> None:
             state.kill(hero, f"hidden trap {card_id}")
         elif trap.health:
             state.hurt(hero, -trap.health, f"hidden trap {card_id}")
+
+
+@rule("traps.spikes-harm", "traps.cutter-deadly")
+def run_into(state: CatacombsState, hero: Hero, cause: str) -> None:
+    """A hero driven onto an open trap against their will: spikes wound, the cutter kills,
+    darts poison; the plant's and the darts' own checks still apply; a web only slows."""
+    tile = state.tile_of(hero.pos)
+    trap = state.data.traps.get(tile.trap_at(hero.pos[2], hero.pos[3]) or "")
+    if trap is None:
+        return
+    if trap.deadly:
+        state.kill(hero, f"{trap.id} ({cause})")
+        return
+    if trap.health:
+        state.hurt(hero, -trap.health, f"{trap.id} ({cause})")
+    if hero.alive:
+        stop_on_trap(state, hero)
