@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from engine.core.api import Action
 from engine.core.rng import Rng, derive_seed
@@ -22,11 +23,19 @@ class RandomBot:
 class MCTSBot:
     """Flat UCT over the current decisions with random rollouts on clones (small budgets)."""
 
-    def __init__(self, seed: int, player: int, iterations: int = 32, rollout_steps: int = 200):
+    def __init__(
+        self,
+        seed: int,
+        player: int,
+        iterations: int = 32,
+        rollout_steps: int = 200,
+        evaluate: Callable[[GameState, int], float] | None = None,
+    ):
         self.seed = seed
         self.player = player
         self.iterations = iterations
         self.rollout_steps = rollout_steps
+        self.evaluate = evaluate
         self.calls = 0
 
     def choose(self, state: GameState) -> Action:
@@ -55,7 +64,9 @@ class MCTSBot:
             else:
                 sim.apply(rng.choice(sim.legal_actions()))
             steps += 1
-        return sim.returns[self.player] if sim.is_terminal else 0.0
+        if sim.is_terminal:
+            return sim.returns[self.player]
+        return self.evaluate(sim, self.player) if self.evaluate else 0.0
 
 
 def _ucb_pick(visits: list[int], totals: list[float], t: int) -> int:

@@ -127,3 +127,19 @@ def test_legal_actions_are_deterministic(plain):
         a.apply(action)
         b.apply(action)
 
+
+
+def test_mcts_bot_picks_a_legal_action_reproducibly(plain):
+    from engine.core.bots import MCTSBot
+    from engine.games.catacombs.sim import progress
+
+    state = Game(plain, players=2, seed=8, max_rounds=10).new_initial_state()
+    while state.is_chance_node or state.round < 2:
+        state.apply(state.sample_chance() if state.is_chance_node else state.legal_actions()[0])
+    seat = state.current_player
+    picks = [MCTSBot(77, seat, iterations=6, rollout_steps=20, evaluate=progress).choose(state)
+             for _ in range(2)]
+    assert picks[0] == picks[1] and picks[0] in state.legal_actions()
+    before = state.to_dict()
+    MCTSBot(78, seat, iterations=4, rollout_steps=10).choose(state)
+    assert state.to_dict() == before

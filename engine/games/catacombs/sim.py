@@ -38,10 +38,22 @@ def make_bots(kind: str, seed: int, players: int) -> list:
         return [RandomBot(derive_seed(seed, 1000 + i)) for i in range(players)]
     if kind == "mcts":
         return [
-            MCTSBot(derive_seed(seed, 2000 + i), i, iterations=16, rollout_steps=150)
+            MCTSBot(
+                derive_seed(seed, 2000 + i), i, iterations=16, rollout_steps=60, evaluate=progress
+            )
             for i in range(players)
         ]
     return [HeuristicBot(derive_seed(seed, 3000 + i)) for i in range(players)]
+
+
+def progress(state: CatacombsState, seat: int) -> float:
+    """A rollout's value short of the end: alive, health, treasure, tiles laid, the artifact."""
+    hero = state.heroes[seat]
+    if not hero.alive:
+        return 0.0
+    value = 0.2 + 0.1 * hero.hp / max(1, hero.max_hp) + 0.005 * min(hero.treasures, 40)
+    value += 0.005 * len(state.tiles) + (0.4 if hero.artifact else 0.0)
+    return min(value, 0.95)
 
 
 _DATA: Catacombs | None = None
