@@ -29,7 +29,7 @@ Inline (inside a sentence):
   the pack's trace files; prints nothing, except a flagged footnote in the proof build.
 
 Blocks (alone in their paragraph):
-- `{{ table("treasure-table") }}` a roll table with its rows and modifier notes.
+- `{{ table("treasure-table") }}` a roll table: the dice and every row.
 - `{{ monster_block("zombie") }}` a monster's stat block (normal and controlled values).
 - `{{ matrix("obstacle-matrix") }}` the monster-versus-obstacle matrix.
 - `{{ character_stats("professor") }}` a character board.

@@ -80,10 +80,7 @@ def table_view(model: Model, e: Entity, lang: str) -> dict[str, Any]:
     dice = str(e.get("dice", ""))
     if e.get("bonus") == "cache":
         dice += " + N"
-    notes = [str(localized(m.get("text"), lang, src)) for m in e.get("modifiers", ())
-             if m.get("text") is not None]
-    return {"id": e.id, "name": name_of(model, e, lang), "dice": dice, "rows": rows,
-            "notes": notes}
+    return {"id": e.id, "name": name_of(model, e, lang), "dice": dice, "rows": rows}
 
 
 def acid(lang: str) -> str:
