@@ -281,3 +281,23 @@ def test_a_seized_hero_without_a_trap_is_drawn_towards_the_ghost():
     seized(state, hero, ghost.uid)
     after = abs(far[0] - hero.pos[2]) + abs(far[1] - hero.pos[3])
     assert hero.alive and after == before - 1
+
+
+def test_a_hurt_scarab_burrows_heals_and_comes_up_nearer():
+    from engine.games.catacombs.monsters import underground
+
+    state = arena(DATA, players=6)
+    hero = state.heroes[0]
+    scarab = DATA.monsters["scarab"]
+    piece = spawn(state, "scarab", hero.pos, awake=True)
+    full = piece.hp
+    piece.hp -= 3
+    piece.hurt = True
+    assert underground(state, piece, scarab)
+    turns = scarab.special_values["burrow-retreat"]["turns"]
+    assert piece.under == turns and not piece.on_map
+    heal = scarab.special_values["regenerate"]["health"]
+    for _ in range(turns):
+        assert underground(state, piece, scarab)
+    assert piece.on_map and piece.hp == min(full, full - 3 + heal * turns)
+    assert piece.pos[:2] == hero.pos[:2]

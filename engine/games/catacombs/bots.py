@@ -180,7 +180,7 @@ def _threat_at(state: CatacombsState, pos: Pos) -> int:
     """Damage awake monsters on the same tile could deal next round (a rough bound)."""
     total = 0
     for piece in state.pieces:
-        if piece.alive and piece.awake and piece.pos[:2] == pos[:2]:
+        if piece.on_map and piece.pos[:2] == pos[:2]:
             m = state.data.monsters[piece.monster]
             total += max(m.stats.melee, m.stats.ranged, m.stats.poison, m.stats.acid)
     return total

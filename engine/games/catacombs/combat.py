@@ -51,7 +51,7 @@ def _awake_near(state: CatacombsState, hero: Hero) -> list[tuple[Piece, bool]]:
     _, ranged = weapons(state, hero)
     out = []
     for piece in state.pieces:
-        if not piece.alive or not piece.awake:
+        if not piece.on_map:
             continue
         if _near(state, piece.pos, {hero.pos}):
             out.append((piece, False))
@@ -77,7 +77,7 @@ def combat_actions(state: CatacombsState, hero: Hero) -> list[Action]:
             out.append(Action.of("attack", target=piece.uid, ranged=ranged))
     magic = hero.secret_knowledge > 0 or _weakening(state, hero) is not None
     for piece in state.pieces:
-        if not piece.alive or not piece.awake or not magic:
+        if not piece.on_map or not magic:
             continue
         monster = state.data.monsters[piece.monster]
         close = piece.pos[:2] == hero.pos[:2] or _adjacent_tile(piece.pos, hero.pos)
@@ -129,6 +129,7 @@ def do_attack(state: CatacombsState, hero: Hero, action: Action) -> int:
         return 1
     damage = ranged_damage if ranged else state.stat(hero, "strength") + melee_bonus
     piece.hp = (piece.hp or 0) - damage
+    piece.hurt = True
     state.log(f"{hero.character} hits the {piece.monster} for {damage}")
     if piece.hp <= 0:
         kill_piece(state, piece, hero, f"slain by {hero.character}")

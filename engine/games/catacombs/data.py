@@ -351,6 +351,7 @@ class Monster:
     shield: bool
     checks: tuple[str, ...]
     special: tuple[str, ...] = ()
+    special_values: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
 
     def count_for(self, players: int) -> int:
         if players < self.min_players:
@@ -634,6 +635,10 @@ def _monster(e: Mapping[str, Any]) -> Monster:
         shield=bool(e.get("shield", False)),
         checks=tuple(e.get("checks", ())),
         special=tuple(s["id"] for s in e.get("special", ())),
+        special_values={
+            s["id"]: {k: int(s[k]) for k in ("turns", "health", "tiles", "treasures") if k in s}
+            for s in e.get("special", ())
+        },
     )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import deque
 
 from engine.core.rules import PARTIAL, rule
-from engine.games.catacombs.board import Pos
+from engine.games.catacombs.board import Pos, slot_key
 from engine.games.catacombs.checks_util import apply_outcome, poison, result_band
 from engine.games.catacombs.data import MatrixCell, Monster
 from engine.games.catacombs.movement import (
@@ -187,12 +187,15 @@ def monster_act(state: CatacombsState, t: dict, _: object) -> None:
         piece.held -= 1
         return
     monster = state.data.monsters[piece.monster]
+    if underground(state, piece, monster):
+        return
     heroes = targets(state, piece)
     if not heroes:
         return
     goals = {h.pos for h in heroes}
     path = _path(state, piece, goals)
     if path is None:
+        burrow(state, piece, monster, "burrow-wall")
         return
     came = piece.pos
     for step in path[: monster.stats.speed]:
@@ -377,13 +380,52 @@ def _step_towards(state: CatacombsState, start: Pos, goal: Pos) -> Pos | None:
     return None
 
 
+@rule("scarab.wall", "scarab.retreat", "scarab.regen")
+def underground(state: CatacombsState, piece: Piece, monster: Monster) -> bool:
+    """A burrowing monster (the scarab): hurt by the heroes it digs in; underground it heals
+    and after its turns comes up in the centre of the tile one step nearer the heroes. True
+    while it spends the monster phase below."""
+    if piece.under > 0:
+        heal = monster.special_values.get("regenerate", {}).get("health", 0)
+        full = monster.health_for(state.players) or 0
+        if heal and piece.hp is not None:
+            piece.hp = min(full, piece.hp + heal)
+        piece.under -= 1
+        if piece.under == 0:
+            _emerge(state, piece, monster)
+        return True
+    return bool(piece.hurt and burrow(state, piece, monster, "burrow-retreat"))
+
+
+def burrow(state: CatacombsState, piece: Piece, monster: Monster, why: str) -> bool:
+    spec = monster.special_values.get(why)
+    piece.hurt = False
+    if spec is None:
+        return False
+    piece.under = max(1, spec.get("turns", 1))
+    state.log(f"the {piece.monster} burrows into the ground")
+    return True
+
+
+def _emerge(state: CatacombsState, piece: Piece, monster: Monster) -> None:
+    heroes = targets(state, piece)
+    if heroes:
+        here = (piece.pos[0], piece.pos[1])
+        goal = min(heroes, key=lambda h: abs(h.pos[0] - here[0]) + abs(h.pos[1] - here[1]))
+        options = [here, *state.board.adjacent_slots(here)]
+        best = min(options, key=lambda s: (abs(goal.pos[0] - s[0]) + abs(goal.pos[1] - s[1]), s))
+        c, r = state.tiles[slot_key(best)].center()
+        piece.pos = (best[0], best[1], c, r)
+    state.log(f"the {piece.monster} comes up at {piece.pos}")
+
+
 @task("acid")
 @rule("scarab.acid")
 def acid(state: CatacombsState, t: dict, _: object) -> None:
     """Acid gas: every hero on a tile with an acid monster loses its acid damage each round."""
     for piece in state.pieces:
         monster = state.data.monsters[piece.monster]
-        if piece.alive and piece.awake and monster.stats.acid:
+        if piece.on_map and monster.stats.acid:
             for hero in state.heroes_on(piece.pos[:2]):
                 state.hurt(hero, monster.stats.acid, f"acid of the {piece.monster}")
 
@@ -413,14 +455,3 @@ def kill_piece(state: CatacombsState, piece: Piece, hero: Hero | None, how: str)
 )
 def controlled_monsters() -> None:
     """Not implemented: monsters under a player's control (their stats are read but unused)."""
-
-
-@rule(
-    "scarab.wall",
-    "scarab.retreat",
-    "scarab.regen",
-    status=PARTIAL,
-    note="the scarab walks; it does not burrow or regenerate",
-)
-def scarab_burrow() -> None:
-    """Not implemented: burrowing and regeneration."""

@@ -193,7 +193,7 @@ def squeeze_sides(state: CatacombsState) -> frozenset[tuple[int, int, str]]:
 
 
 def monster_at(state: CatacombsState, pos: Pos) -> bool:
-    return any(p.alive and p.awake and p.pos == pos for p in state.pieces)
+    return any(p.on_map and p.pos == pos for p in state.pieces)
 
 
 def neutralized(state: CatacombsState, hero: Hero, trap_id: str) -> bool:
@@ -223,7 +223,7 @@ def _reachable(state: CatacombsState, hero: Hero) -> dict[Pos, tuple[int, bool]]
     graph = steps_graph(state)
     blocked = blocked_cells(state)
     squeezes = squeeze_sides(state)
-    awake = {p.pos for p in state.pieces if p.alive and p.awake}
+    awake = {p.pos for p in state.pieces if p.on_map}
     traps = cell_traps(state)
     visited = visited_slots(state)
     best: dict[Pos, tuple[int, bool]] = {start: (0, False)}

@@ -72,6 +72,13 @@ class Piece:
     alive: bool = True
     awake: bool = False
     held: int = 0
+    under: int = 0
+    hurt: bool = False
+
+    @property
+    def on_map(self) -> bool:
+        """Alive, awake and above ground."""
+        return self.alive and self.awake and self.under == 0
 
 
 PHASE_SETUP, PHASE_SHOP, PHASE_PLAY, PHASE_OVER = "setup", "shop", "play", "over"
