@@ -94,7 +94,7 @@ def _build_lang(model: Model, profile: Profile, lang: str, components: Component
         fonts=dict(profile.fonts), min_font_pt=profile.min_font_pt,
         formats=dict(profile.formats), charset=chars,
         pack_root=str(model.pack.root.resolve()), cache_dir=str(options.cache_dir.resolve()),
-        lang=lang,
+        lang=lang, png=options.png,
     )
     settings = replace(settings, salt=settings.key())
     faces = list(components.faces.values())

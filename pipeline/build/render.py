@@ -51,6 +51,7 @@ class RenderSettings:
     cache_dir: str
     lang: str
     png_dpi: int = 300
+    png: bool = True  # also rasterize each face to PNG
     start_font_pt: float = 9.5
     step_pt: float = 0.5
     salt: str = ""  # settings.key(), computed once by the caller (dataclasses.replace)
@@ -62,7 +63,7 @@ class RenderSettings:
         parts = [RENDERER_VERSION, SOURCE_DATE_EPOCH, weasyprint.__version__,
                  json.dumps(dict(self.fonts)),
                  str(self.min_font_pt), str(self.start_font_pt), str(self.step_pt),
-                 str(self.png_dpi), hashlib.sha256(self.charset.encode()).hexdigest(),
+                 hashlib.sha256(self.charset.encode()).hexdigest(),
                  tree_hash(TEMPLATES), tree_hash(ASSETS)]
         return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
@@ -389,12 +390,20 @@ def _write(doc, lead: int, done: list[int], faces: list[Face], settings: RenderS
     pdf_path = cache_dir / "batches" / f"{name}.pdf"
     if not pdf_path.exists():
         cache_write(pdf_path, pdf)
-    pngs = rasterize(pdf, [lead + n for n in range(len(done))], settings.png_dpi)
+    pages = [lead + n for n in range(len(done))]
+    pngs = rasterize(pdf, pages, settings.png_dpi) if settings.png else [b""] * len(done)
     for n, i in enumerate(done):
         face = faces[i]
-        png_path = cache_dir / "png" / f"{face_cache_key(face, settings)}.png"
-        cache_write(png_path, pngs[n])
-        result.rendered.append(Rendered(face.key, str(pdf_path), lead + n, str(png_path)))
+        png = ""
+        if settings.png:
+            png = str(png_path(face, settings))
+            cache_write(Path(png), pngs[n])
+        result.rendered.append(Rendered(face.key, str(pdf_path), lead + n, png))
+
+
+def png_path(face: Face, settings: RenderSettings) -> Path:
+    return Path(settings.cache_dir) / "png" / (
+        f"{face_cache_key(face, settings)}-{settings.png_dpi}.png")
 
 
 def rasterize(pdf: bytes, pages: list[int], dpi: int) -> list[bytes]:
@@ -429,15 +438,20 @@ def cached(face: Face, settings: RenderSettings) -> Rendered | None:
     if not entry.is_file():
         return None
     data = json.loads(entry.read_text(encoding="utf-8"))
-    if not (Path(data["pdf"]).is_file() and Path(data["png"]).is_file()):
+    if not Path(data["pdf"]).is_file():
         return None
-    return Rendered(face.key, data["pdf"], data["page"], data["png"])
+    png = ""
+    if settings.png:  # rendered earlier without its PNG (--no-png): rasterize it now
+        png = str(png_path(face, settings))
+        if not Path(png).is_file():
+            pdf = Path(data["pdf"]).read_bytes()
+            cache_write(Path(png), rasterize(pdf, [data["page"]], settings.png_dpi)[0])
+    return Rendered(face.key, data["pdf"], data["page"], png)
 
 
 def remember(face: Face, rendered: Rendered, settings: RenderSettings) -> None:
     entry = Path(settings.cache_dir) / "faces" / f"{face_cache_key(face, settings)}.json"
-    cache_write(entry, json.dumps({"pdf": rendered.pdf, "page": rendered.page,
-                                   "png": rendered.png}))
+    cache_write(entry, json.dumps({"pdf": rendered.pdf, "page": rendered.page}))
 
 
 def batches(faces: list[Face], workers: int, max_size: int = 40) -> list[tuple[str, list[Face]]]:

@@ -133,3 +133,15 @@ def test_killing_a_build_leaves_the_previous_outputs_intact(built: Path, tmp_pat
     proc.wait()
     assert _hashes(out) == before
     assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".")) == ["en", "ru"]
+
+
+def test_pngs_added_later_from_the_cache_are_the_same(built: Path, mini_model,
+                                                       tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    build(mini_model, BuildOptions(out_root=tmp_path / "a", cache_dir=cache, png=False,
+                                   langs=("ru",)))
+    assert not (tmp_path / "a" / "ru" / "png").exists()
+    build(mini_model, BuildOptions(out_root=tmp_path / "b", cache_dir=cache, langs=("ru",)))
+    pngs = {k: v for k, v in _hashes(built / "ru").items() if k.startswith("png/")}
+    assert pngs and {k: v for k, v in _hashes(tmp_path / "b" / "ru").items()
+                     if k.startswith("png/")} == pngs
