@@ -34,6 +34,8 @@ Blocks (alone in their paragraph):
 - `{{ matrix("obstacle-matrix") }}` the monster-versus-obstacle matrix.
 - `{{ character_stats("professor") }}` a character board.
 - `{{ components() }}` / `{{ components("token") }}` the component list with counts.
+- `{{ list_table("item", "price", "hands", "backpack") }}` every entity of a kind, one row each:
+  its name, then the named fields (dotted paths).
 - `{{ thumbnails("monster") }}` / `{{ thumbnails("zombie", "ghost") }}` pictures of the rendered
   components (from `relic build`'s PNGs next to the book); left out when none exist.
 

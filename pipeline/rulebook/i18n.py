@@ -121,6 +121,10 @@ WORDS: dict[str, dict[str, str]] = {
     "blue": {"ru": "синие", "en": "blue"},
     "red": {"ru": "красные", "en": "red"},
     "move": {"ru": "движение", "en": "move"},
+    "common": {"ru": "обычная", "en": "common"},
+    "unique": {"ru": "уникальная", "en": "unique"},
+    "magic": {"ru": "магическая", "en": "magic"},
+    "accessory": {"ru": "аксессуар", "en": "accessory"},
     "search": {"ru": "исследование", "en": "search"},
 }
 

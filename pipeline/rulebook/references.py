@@ -227,6 +227,21 @@ def r_components(ctx: Context, args: tuple[Any, ...]) -> Markup:
     return _block(ctx, "components.html.j2", None, rows=rows)
 
 
+def r_list_table(ctx: Context, args: tuple[Any, ...]) -> Markup:
+    """Every entity of a kind as a row: its name, then the named fields (dotted paths)."""
+    kind = _kind(ctx, args[0])
+    entities = ctx.model.of_kind(kind)
+    fields = list(args[1:])
+    for f in fields:
+        if not isinstance(f, str) or not any(e.get(f, MISSING) is not MISSING for e in entities):
+            known = sorted({p for e in entities for p in _paths(e.data)})
+            raise RefError(f"no {kind} has a field '{f}'", did_you_mean(str(f), known))
+    view = views.list_view(ctx.model, kind, fields, ctx.lang)
+    reasons = [provisional_reason(e, f) for e in entities for f in fields]
+    return mark(ctx, _block(ctx, "list.html.j2", None, t=view),
+                next((r for r in reasons if r), None), block=True)
+
+
 def r_thumbnails(ctx: Context, args: tuple[Any, ...]) -> Markup:
     """Pictures of the printed components of a kind, or of the named entities."""
     if len(args) == 1 and args[0] in ctx.model.kinds() and args[0] not in ctx.model.by_id:
@@ -296,6 +311,9 @@ SPECS: dict[str, Spec] = {
         Spec("character_stats", ("character",), 0, True, r_character, "a character board"),
         Spec("components", ("kind",), 1, True, r_components,
              "the component list with counts (all printed kinds, or one kind)"),
+        Spec("list_table", ("kind", "field"), 98, True, r_list_table,
+             "every entity of a kind with the named fields, e.g. "
+             "list_table(\"item\", \"price\", \"hands\", \"backpack\")"),
         Spec("thumbnails", ("kind-or-entity",), 99, True, r_thumbnails,
              "pictures of rendered components (left out when none were built)"),
         Spec("see", ("section",), 0, False, r_see, "a cross-reference: \"see p. N\""),

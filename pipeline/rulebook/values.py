@@ -117,6 +117,8 @@ def amounts(value: Mapping[str, Any], model: Model, lang: str) -> str:
     for key, amount in value.items():
         if isinstance(amount, bool):
             parts.append(word(key, lang))
+        elif isinstance(amount, int) and key in ("melee", "ranged", "poison", "acid"):
+            parts.append(f"{word(key, lang)} {number(amount)}")
         elif isinstance(amount, int):
             parts.append(plural(amount, key, lang))
         elif key == "stat_increase":

@@ -221,5 +221,33 @@ def components_view(model: Model, lang: str, kinds: list[str] | None) -> list[di
     return groups
 
 
+FIELD_LABELS: dict[str, dict[str, str]] = {
+    "price": {"ru": "Цена", "en": "Price"},
+    "hands": {"ru": "Руки", "en": "Hands"},
+    "backpack": {"ru": "Рюкзак", "en": "Pack"},
+    "slot": {"ru": "Куда", "en": "Slot"},
+    "rarity": {"ru": "Вид", "en": "Kind"},
+    "count": {"ru": "Шт.", "en": "Qty"},
+    "requires": {"ru": "Условие", "en": "Needs"},
+    "roll.success": {"ru": "Успех", "en": "Success"},
+    "actions": {"ru": "Действия", "en": "Actions"},
+    "weapon": {"ru": "Оружие", "en": "Weapon"},
+    "heal": {"ru": "Лечение", "en": "Heal"},
+}
+
+
+def list_view(model: Model, kind: str, fields: list[str], lang: str) -> dict[str, Any]:
+    """A table of every entity of `kind`: name, then the fields (— where an entity lacks one)."""
+    heads = [FIELD_LABELS.get(f, {}).get(lang, f) for f in fields]
+    rows = []
+    for e in sorted(model.of_kind(kind), key=lambda x: name_of(model, x, lang).lower()):
+        cells = []
+        for f in fields:
+            got = e.count if f == "count" else e.get(f)
+            cells.append("—" if got in (None, "none", ()) else fmt(got, model, lang))
+        rows.append({"name": name_of(model, e, lang), "cells": cells})
+    return {"heads": heads, "rows": rows}
+
+
 def thumb(model: Model, entity_id: str, lang: str, path: Path) -> dict[str, str]:
     return {"name": name_of(model, model.by_id[entity_id], lang), "src": path.as_uri()}

@@ -187,3 +187,24 @@ def test_raw_html_in_prose_is_escaped() -> None:
     assert "<script>" not in html and "&lt;script&gt;" in html
     assert "<img" not in html
     assert parsed.headings[0].id == "t" and 'id="t"' in html
+
+
+def test_list_table_rows_equal_the_model(model) -> None:
+    from pipeline.diagnostics import Span
+    from pipeline.rulebook.references import render
+    from pipeline.rulebook.source import Reference
+
+    ctx = bk.context(model, bk.parse_book(PACK, "en"))
+    ref = Reference("list_table", ("item", "price", "hands", "count"), Span("x", 1, 1), 0, 0, 1)
+    html = str(render(ctx, ref))
+    rows = re.findall(r"<tr><th>(.*?)</th><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td></tr>", html)
+    items = model.of_kind("item")
+    assert len(rows) == len(items)
+    by_name = {str(escape(e.get("name")["en"])): e for e in items}
+    for name, price, hands, count in rows:
+        item = by_name[name]
+        assert (price, hands, count) == (str(item.get("price")), str(item.get("hands")),
+                                         str(item.count))
+    bad = Reference("list_table", ("item", "prise"), Span("x", 1, 1), 0, 0, 1)
+    with pytest.raises(Exception, match="no item has a field 'prise'"):
+        render(ctx, bad)
