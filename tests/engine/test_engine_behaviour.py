@@ -105,7 +105,7 @@ def test_a_zombie_walks_to_a_hero_and_strikes_for_its_damage():
     for _ in range(4):
         monster_act(state, {"uid": piece.uid}, None)
     assert hp - hero.hp >= DATA.monsters["zombie"].stats.melee
-    assert "zombie" in hero.met
+    assert any(m.startswith("zombie:") for m in hero.met)
 
 
 def test_venomous_creatures_spare_the_ecologist_and_bite_once():
@@ -301,3 +301,21 @@ def test_a_hurt_scarab_burrows_heals_and_comes_up_nearer():
         assert underground(state, piece, scarab)
     assert piece.on_map and piece.hp == min(full, full - 3 + heal * turns)
     assert piece.pos[:2] == hero.pos[:2]
+
+
+def test_spells_heal_their_caster_and_intrigues_hurt_another_hero():
+    state = arena(DATA, players=2)
+    hero, other = state.heroes[state.seat], state.heroes[1 - state.seat]
+    heal = next(c for c in DATA.cards.values()
+                if DATA.decks[c.deck].type == "spell" and c.outcome.health > 0)
+    harm = next(c for c in DATA.cards.values()
+                if DATA.decks[c.deck].type == "intrigue" and c.outcome.health < 0)
+    hero.spells = [heal.id, harm.id]
+    hero.hp = 1
+    other.hp = other.max_hp = 10
+    state.actions_left = 2
+    state.refresh()
+    state.apply(Action.of("cast", card=heal.id))
+    assert hero.hp == min(hero.max_hp, 1 + heal.outcome.health)
+    state.apply(Action.of("intrigue", card=harm.id, target=other.seat))
+    assert other.hp == 10 + harm.outcome.health and hero.spells == []

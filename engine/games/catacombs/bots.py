@@ -91,6 +91,12 @@ class HeuristicBot:
             return 10
         if kind == "forgive":
             return -20
+        if kind == "cast":
+            card = state.data.cards[a.get("card")]
+            wanted = card.outcome.health > 0 and hero.hp <= hero.max_hp - card.outcome.health
+            return 70 if wanted else -10
+        if kind == "intrigue":
+            return -30
         if kind == "use":
             return 75 if hero.hp < hero.max_hp - 1 or hero.speed_set is not None else -5
         if kind == "descend":

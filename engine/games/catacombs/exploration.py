@@ -271,9 +271,8 @@ def enter_tile(state: CatacombsState, hero: Hero, tile: Placed) -> None:
         if not piece.awake:
             piece.awake = True
             state.log(f"a {piece.monster} wakes on {slot_key(slot)}")
-            for h in state.heroes:
-                if h.active and piece.monster not in h.met:
-                    h.met.append(piece.monster)
+            for h in state.heroes_on(slot):
+                state.meet(h, piece)
     for feature in list(tile.features):
         if feature["type"] == "trap" and feature.get("card"):
             from engine.games.catacombs.traps import spring_hidden_trap

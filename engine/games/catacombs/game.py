@@ -7,6 +7,7 @@ from typing import Any
 
 # The rules modules register their actions in this order (it is the legal-action order).
 from engine.games.catacombs import (  # noqa: F401
+    cards,
     combat,
     crevices,
     doors,

@@ -45,8 +45,7 @@ def spawn(
     state.log(f"a {species or monster_id} appears at {pos}")
     if meet or piece.awake:
         for h in state.heroes_on((pos[0], pos[1])):
-            if monster_id not in h.met:
-                h.met.append(monster_id)
+            state.meet(h, piece)
     return piece
 
 
@@ -272,8 +271,7 @@ def attack(state: CatacombsState, piece: Piece, monster: Monster) -> None:
         damage = monster.stats.ranged
     else:
         return
-    if piece.monster not in victim.met:
-        victim.met.append(piece.monster)
+    state.meet(victim, piece)
     state.log(f"the {piece.species or piece.monster} attacks {victim.character}")
     for _ in range(monster.stats.poison):
         poison(state, victim, piece.species or piece.monster)
@@ -307,8 +305,9 @@ def ghost_resist(state: CatacombsState, t: dict, value: int) -> None:
     if band is None or not hero.active:
         return
     state.log(f"{hero.character} faces a ghost: {band.result} ({value}+{add})")
-    if "ghost" not in hero.met:
-        hero.met.append("ghost")
+    ghost = _piece(state, t["uid"])
+    if ghost is not None:
+        state.meet(hero, ghost)
     apply_outcome(state, hero, band.outcome, "a ghost")
     if band.result == "seized":
         seized(state, hero, t["uid"])
@@ -435,6 +434,7 @@ def kill_piece(state: CatacombsState, piece: Piece, hero: Hero | None, how: str)
     state.log(f"the {piece.species or piece.monster} dies ({how})")
     if hero is None:
         return
+    state.meet(hero, piece)
     hero.kills.append(piece.monster)
     rewards = state.data.monsters[piece.monster].rewards
     if len(rewards) == 1:

@@ -124,7 +124,7 @@ def play_state(
             "alive": h.alive,
             "cause": h.cause,
             "treasures": h.treasures,
-            "met": sorted(h.met),
+            "met": sorted(m.split(":")[0] for m in h.met),
             "kills": sorted(h.kills),
         }
         for h in state.heroes

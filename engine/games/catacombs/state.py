@@ -300,6 +300,12 @@ class CatacombsState(GameState):
         out["health"] = hero.hp
         return out
 
+    def meet(self, hero: Hero, piece: Piece) -> None:
+        """The hero has met this monster (counted once per monster)."""
+        entry = f"{piece.monster}:{piece.uid}"
+        if entry not in hero.met:
+            hero.met.append(entry)
+
     def pieces_on(self, slot: tuple[int, int]) -> list[Piece]:
         return [p for p in self.pieces if p.alive and (p.pos[0], p.pos[1]) == slot]
 
@@ -323,7 +329,6 @@ class CatacombsState(GameState):
         hero.treasures += reward.treasures
         hero.antidotes += reward.antidotes
         hero.secret_knowledge += reward.secret_knowledge
-        hero.intrigues += reward.intrigues
         hero.items.extend(reward.items)
         for stat, amount in reward.stat_increase:
             chosen = "strength" if stat == "any" else stat
@@ -334,6 +339,7 @@ class CatacombsState(GameState):
             ("unique-item", reward.unique_magic_items),
             ("common-item", reward.item_cards),
             ("spell", reward.spells),
+            ("intrigue", reward.intrigues),
         ):
             for _ in range(n):
                 if sum(self.pools.get(pool, {}).values()) > 0:
