@@ -80,40 +80,41 @@ def build(model: Model, options: BuildOptions, progress: Progress | None = None)
     # one charset for every language of the pack, whichever languages this run builds: the
     # languages share their font subsets, and `--lang ru` gives the same bytes as `--lang all`
     chars = charset(*expanded.values())
-    results = tuple(_build_lang(model, profile, lang, expanded[lang], chars, options, progress)
-                    for lang in langs)
-    return BuildResult(results, time.perf_counter() - started)
-
-
-def _build_lang(model: Model, profile: Profile, lang: str, components: Components, chars: str,
-                options: BuildOptions, progress: Progress) -> LangResult:
     from pipeline.build import render  # imports WeasyPrint: only when really building
+    from pipeline.build.write import PackMeta, write_langs
 
-    check_fonts(model, profile, components)
-    settings = render.RenderSettings(
-        fonts=dict(profile.fonts), min_font_pt=profile.min_font_pt,
-        formats=dict(profile.formats), charset=chars,
-        pack_root=str(model.pack.root.resolve()), cache_dir=str(options.cache_dir.resolve()),
-        lang=lang, png=options.png,
-    )
-    settings = replace(settings, salt=settings.key())
-    faces = list(components.faces.values())
-    progress.start(f"{lang}: rendering {len(faces)} faces", len(faces))
-    rendered, problems = render.render_faces(faces, settings, options.workers, progress.advance,
-                                                 options.batch_size)
+    settings = {}
+    for lang in langs:
+        check_fonts(model, profile, expanded[lang])
+        base = render.RenderSettings(
+            fonts=dict(profile.fonts), min_font_pt=profile.min_font_pt,
+            formats=dict(profile.formats), charset=chars,
+            pack_root=str(model.pack.root.resolve()),
+            cache_dir=str(options.cache_dir.resolve()), lang=lang, png=options.png)
+        settings[lang] = replace(base, salt=base.key())
+    work = [(list(expanded[lang].faces.values()), settings[lang]) for lang in langs]
+    count = sum(len(faces) for faces, _ in work)
+    progress.start(f"rendering {count} faces ({', '.join(langs)})", count)
+    rendered, outcome = render.render_faces(work, options.workers, progress.advance,
+                                            options.batch_size)
     progress.finish()
-    fresh = len(problems.rendered)
-    report = [_diagnostic(model, p.entity_id, p.code, p.message) for p in problems.problems]
+    report = [_diagnostic(model, p.entity_id, p.code, p.message) for p in outcome.problems]
     report += [error("unsafe-url", f"refused to fetch {url}", model.pack.manifest.span())
-               for url in sorted(set(problems.refused))]
+               for url in sorted(set(outcome.refused))]
     if report:
         raise RelicError(report)
-    layouts = {fmt: layout(components.of_format(fmt), profile.formats[fmt], profile.sheet,
-                           duplex=True) for fmt in components.formats()}
-    from pipeline.build.write import write_all
-
-    folder = write_all(model, profile, lang, components, layouts, rendered, options, progress)
-    return LangResult(lang, folder, len(components.items), len(faces), fresh)
+    fresh = {r.key for r in outcome.rendered}
+    layouts = {lang: {fmt: layout(expanded[lang].of_format(fmt), profile.formats[fmt],
+                                  profile.sheet, duplex=True)
+                      for fmt in expanded[lang].formats()} for lang in langs}
+    meta = PackMeta(model.pack.id, dict(model.pack.title), model.pack.source_language)
+    folders = write_langs(meta, profile, {lang: expanded[lang] for lang in langs}, layouts,
+                          rendered, options, progress)
+    results = tuple(
+        LangResult(lang, folders[lang], len(expanded[lang].items), len(expanded[lang].faces),
+                   sum(1 for key in expanded[lang].faces if key in fresh))
+        for lang in langs)
+    return BuildResult(results, time.perf_counter() - started)
 
 
 def check_fonts(model: Model, profile: Profile, components: Components) -> None:

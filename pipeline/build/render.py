@@ -488,34 +488,40 @@ def warm_fonts(job: tuple[str, RenderSettings]) -> None:
     weasyprint.HTML(string=html, url_fetcher=SafeFetcher((TEMPLATES,))).write_pdf()
 
 
-def render_faces(faces: Iterable[Face], settings: RenderSettings, workers: int,
+def render_faces(work: list[tuple[list[Face], RenderSettings]], workers: int,
                  progress: Callable[[int], None],
                  batch_size: int = 40) -> tuple[dict[str, Rendered], BatchResult]:
-    """Rendered pages for every face: from the cache, else rendered (in parallel)."""
+    """Rendered pages for every face of every language: from the cache, else rendered in
+    batches spread over `workers` processes. `work` pairs faces with their language's settings."""
     found: dict[str, Rendered] = {}
-    todo: list[Face] = []
-    for face in faces:
-        hit = cached(face, settings)
-        if hit:
-            found[face.key] = hit
-        else:
-            todo.append(face)
+    todo: dict[str, tuple[Face, RenderSettings]] = {}
+    jobs = []
+    for faces, settings in work:
+        missing = []
+        for face in faces:
+            hit = cached(face, settings)
+            if hit:
+                found[face.key] = hit
+            else:
+                missing.append(face)
+                todo[face.key] = (face, settings)
+        jobs += [(group, settings, fmt) for fmt, group in batches(missing, workers, batch_size)]
     progress(len(found))
+    jobs.sort(key=lambda job: -len(job[0]))  # biggest first: the workers finish together
     total = BatchResult()
-    jobs = [(group, settings, fmt) for fmt, group in batches(todo, workers, batch_size)]
-    by_key = {f.key: f for f in todo}
     if len(jobs) <= 1 or workers <= 1 or len(todo) < SMALL_RENDER:
         results = map(_run, jobs)
         pool = None
     else:
         pool = ProcessPoolExecutor(max_workers=workers)
-        families = [(f, settings) for f in dict.fromkeys(settings.fonts.values())]
-        list(pool.map(warm_fonts, families))
+        first = jobs[0][1]  # every language shares the charset, hence the font subsets
+        list(pool.map(warm_fonts, [(f, first) for f in dict.fromkeys(first.fonts.values())]))
         results = pool.map(_run, jobs)
     try:
         for result in results:
             for rendered in result.rendered:
-                remember(by_key[rendered.key], rendered, settings)
+                face, settings = todo[rendered.key]
+                remember(face, rendered, settings)
                 found[rendered.key] = rendered
             total.rendered.extend(result.rendered)
             total.problems.extend(result.problems)

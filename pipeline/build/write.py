@@ -10,7 +10,8 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import BinaryIO
 
@@ -28,7 +29,6 @@ from pipeline.build.outputs import (
 )
 from pipeline.build.progress import Progress
 from pipeline.build.render import Rendered, cache_write
-from pipeline.model import Model
 
 # Output files are cached under a key that includes the code that writes them.
 IMPOSE_VERSION = hashlib.sha256(b"".join(
@@ -93,16 +93,50 @@ def _where(rendered: Mapping[str, Rendered], face: str | None) -> tuple[str, int
     return (Path(r.pdf).name, r.page)
 
 
-def write_all(model: Model, profile: Profile, lang: str, components: Components,
-              layouts: Mapping[str, Layout], rendered: Mapping[str, Rendered], options,
-              progress: Progress) -> Path:
+@dataclass(frozen=True)
+class PackMeta:
+    """What the files need to know about the pack (plain data: it crosses to worker processes)."""
+
+    id: str
+    title: Mapping[str, str]
+    source_language: str
+
+
+def write_langs(meta: PackMeta, profile: Profile, components: Mapping[str, Components],
+                layouts: Mapping[str, Mapping[str, Layout]], rendered: Mapping[str, Rendered],
+                options, progress: Progress) -> dict[str, Path]:
+    """Every language's files; languages are written side by side when there are workers."""
+    langs = list(components)
+    jobs = [(meta, profile, lang, components[lang], layouts[lang], rendered, options)
+            for lang in langs]
+    progress.start(f"writing files ({', '.join(langs)})", len(langs))
+    if options.workers > 1 and len(langs) > 1:
+        with ProcessPoolExecutor(max_workers=min(options.workers, len(langs))) as pool:
+            folders = []
+            for folder in pool.map(_write_job, jobs):
+                folders.append(folder)
+                progress.advance()
+    else:
+        folders = []
+        for job in jobs:
+            folders.append(_write_job(job))
+            progress.advance()
+    progress.finish()
+    return dict(zip(langs, folders, strict=True))
+
+
+def _write_job(job) -> Path:
+    return write_all(*job)
+
+
+def write_all(meta: PackMeta, profile: Profile, lang: str, components: Components,
+              layouts: Mapping[str, Layout], rendered: Mapping[str, Rendered],
+              options) -> Path:
     final = options.out_root / lang
     staging = staging_for(final)
     out = Outputs(staging, options.cache_dir)
-    title = model.pack.title.get(lang) or model.pack.title.get(model.pack.source_language, "")
+    title = meta.title.get(lang) or meta.title.get(meta.source_language, "")
     paper = profile.sheet.name
-    steps = len(layouts) * 3 + (len(components.items) if options.png else 0)
-    progress.start(f"{lang}: writing files", steps)
     files_of: dict[str, list[str]] = {}
     sources = Sources()
     for fmt, lay in sorted(layouts.items()):
@@ -117,7 +151,7 @@ def write_all(model: Model, profile: Profile, lang: str, components: Components,
             name = f"pnp/{fmt}-{paper}{suffix}.pdf"
             sheet_layout = replace(lay, pages=_pages(lay, duplex))
             label = f"{title} — {fmt}{' (' + suffix[1:] + ')' if suffix else ''}"
-            doc = _id(model.pack.id, lang, name)
+            doc = _id(meta.id, lang, name)
             faces = [[(p.box, p.rotate, _where(rendered, p.face)) for p in page.placements]
                      for page in sheet_layout.pages]
             key = _key("sheets", label, doc, sheet_layout.sheet, sheet_layout.format,
@@ -125,27 +159,24 @@ def write_all(model: Model, profile: Profile, lang: str, components: Components,
             out.pdf(name, key, lambda h, sl=sheet_layout, lb=label, d=doc: write_sheets(
                 sl, rendered, lb, d, h, sources))
             files_of.setdefault(fmt, []).append(name)
-            progress.advance()
         name = f"shop/{fmt}.pdf"
         items = [(c.front, c.back) for c in components.of_format(fmt)]
-        label, doc = f"{title} — {fmt}", _id(model.pack.id, lang, name)
+        label, doc = f"{title} — {fmt}", _id(meta.id, lang, name)
         key = _key("shop", label, doc, profile.formats[fmt],
                    [(_where(rendered, f), _where(rendered, b)) for f, b in items])
         out.pdf(name, key, lambda h, it=items, f=fmt, lb=label, d=doc: write_shop(
             it, profile.formats[f], rendered, lb, d, h, sources))
         files_of[fmt].append(name)
-        progress.advance()
     if options.png:
-        _pngs(out, profile, components, rendered, progress)
-    write_manifest(staging, _info(model, profile, lang, components, layouts, files_of, options),
+        _pngs(out, profile, components, rendered)
+    write_manifest(staging, _info(meta, profile, lang, components, layouts, files_of, options),
                    known=out.known)
     swap_in(staging, final)
-    progress.finish()
     return final
 
 
 def _pngs(out: Outputs, profile: Profile, components: Components,
-          rendered: Mapping[str, Rendered], progress: Progress) -> None:
+          rendered: Mapping[str, Rendered]) -> None:
     """png/<id>-<copy>.png per copy; backs per copy when they show the entity, else shared."""
     shared: set[str] = set()
     for comp in components.items:
@@ -160,10 +191,9 @@ def _pngs(out: Outputs, profile: Profile, components: Components,
                 group = json.loads(face.context).get("group") or {}
                 name = f"png/back-{comp.kind}-{group.get('id', comp.format)}.png"
                 out.link(Path(rendered[comp.back].png), name)
-        progress.advance()
 
 
-def _info(model: Model, profile: Profile, lang: str, components: Components,
+def _info(meta: PackMeta, profile: Profile, lang: str, components: Components,
           layouts: Mapping[str, Layout], files_of: Mapping[str, list[str]], options) -> dict:
     counts = components.counts()
     kinds: dict[str, int] = {}
@@ -179,7 +209,7 @@ def _info(model: Model, profile: Profile, lang: str, components: Components,
             "files": files_of.get(fmt, []),
         }
     return {
-        "pack": model.pack.id, "lang": lang, "paper": profile.sheet.name,
+        "pack": meta.id, "lang": lang, "paper": profile.sheet.name,
         "proof": options.proof, "components": counts, "kinds": kinds,
         "total_components": len(components.items), "formats": formats,
     }
