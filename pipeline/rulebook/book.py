@@ -26,7 +26,7 @@ from pipeline.rulebook.markdown import (
     to_html,
 )
 from pipeline.rulebook.references import Context, RefError
-from pipeline.rulebook.source import Chapter, load_chapters, load_glossary, rules_dir
+from pipeline.rulebook.source import load_chapters, load_glossary
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = PROJECT_ROOT / "templates" / "rulebook"
@@ -255,14 +255,9 @@ def translation_gaps(pack_root: Path, books: dict[str, Book], source: str) -> li
                     out.append(warning("rulebook-translation",
                                        f"section '{h.id}' is missing from the {lang} book",
                                        h.span))
-    _ = rules_dir(pack_root)
     return out
 
 
 def books_for(pack_root: Path, languages: list[str]) -> dict[str, Book]:
     return {lang: parse_book(pack_root, lang) for lang in languages
             if load_chapters(pack_root, lang)}
-
-
-def chapter_of(book: Book, chapter: Chapter) -> ParsedChapter | None:
-    return next((p for p in book.parts if p.chapter.path == chapter.path), None)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from pipeline.diagnostics import Diagnostic, Span, error
 from pipeline.rulebook.source import Chapter, Reference, scan
@@ -176,7 +176,3 @@ def to_html(parsed: ParsedChapter, render_ref: Callable[[int], tuple[Markup, boo
     html = PLACEHOLDER.sub(lambda m: str(get(int(m.group(1)))[0]), html)
     return INDEX_MARK.sub(
         lambda m: f'<span class="ix" id="ix-{m.group(1)}">{m.group(2)}</span>', html)
-
-
-def plain(text: str) -> Markup:
-    return escape(text)

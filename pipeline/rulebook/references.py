@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from pipeline.model import Entity, Model, split_path
 from pipeline.rulebook import views
@@ -352,7 +352,3 @@ def explained_kinds(ctx: Context, ref: Reference) -> set[str]:
         elif ref.name in ("components", "thumbnails"):
             kinds.add(arg)
     return kinds
-
-
-def escape_text(text: str) -> Markup:
-    return escape(text)

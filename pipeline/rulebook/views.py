@@ -31,15 +31,6 @@ KINDS: dict[str, dict[str, str]] = {
     "token": {"ru": "Жетоны", "en": "Tokens"},
     "trap": {"ru": "Открытые ловушки", "en": "Open traps"},
 }
-EFFECTS: dict[str, dict[str, str]] = {
-    "pass": {"ru": "проходит", "en": "passes"},
-    "blocked": {"ru": "стоп", "en": "blocked"},
-    "held": {"ru": "задержан", "en": "held"},
-    "dies": {"ru": "гибнет", "en": "dies"},
-    "loses-health": {"ru": "−{health} хп", "en": "−{health} health"},
-    "breaks": {"ru": "ломает", "en": "breaks"},
-}
-
 
 def name_of(model: Model, e: Entity, lang: str) -> str:
     text = e.get("name") or e.get("title")

@@ -78,8 +78,26 @@ def test_booklet_is_two_up_a4_landscape_padded_to_four(books) -> None:
     assert len(out.pages) == padded // 2
     box = out.pages[0].mediabox
     assert round(float(box.width)) == 842 and round(float(box.height)) == 595
-    first = out.pages[0].extract_text()
-    assert "Relic Press" in first  # the cover is on the first printed side
+    found: list[float] = []
+
+    def visit(text, cm, tm, font, size) -> None:
+        if "Relic Press" in text:
+            found.append(tm[4] * cm[0] + cm[4])  # x on the sheet
+
+    out.pages[0].extract_text(visitor_text=visit)
+    assert found and found[0] > float(box.width) / 2  # the cover is the right half of sheet 1
+    last_page_words = PdfReader(io.BytesIO(trimmed.getvalue())).pages[-1].extract_text().split()
+    left_text: list[str] = []
+
+    def visit_left(text, cm, tm, font, size) -> None:
+        if text.strip() and tm[4] * cm[0] + cm[4] < float(box.width) / 2:
+            left_text.append(text)
+
+    out.pages[0].extract_text(visitor_text=visit_left)
+    if pages - 1 == padded:  # no blank padding: the last page is the back cover
+        assert last_page_words[0] in " ".join(left_text)
+    else:
+        assert left_text == []  # padding: the back cover is blank
 
 
 def test_builds_are_byte_identical(model, books, tmp_path: Path) -> None:
