@@ -295,29 +295,45 @@ def _worth_visiting(state: CatacombsState, hero: Hero, f: dict) -> bool:
     return False
 
 
-def _stuck_cells(state: CatacombsState, hero: Hero) -> set[Pos]:
-    """Cells this hero cannot get through: locked doors it cannot force, traps too long to
-    jump, crevices it cannot surely jump or swim."""
+def _stuck_cells(state: CatacombsState, hero: Hero) -> tuple[set[Pos], list[tuple[Pos, Pos]]]:
+    """Cells this hero cannot walk onto (locked doors it cannot force, crevices, jump-only
+    traps) and the jumps or swims over them it can surely make: (from, to) pairs."""
     from engine.games.catacombs.checks_util import may_try
     from engine.games.catacombs.crevices import jump_length, jump_needed
 
     force = may_try(state, hero, state.data.check("locked-door", "force"))
     jump = state.data.check("crevice-horizontal", "jump")
     speed = state.stat(hero, "speed")
-    out = set()
+    out: set[Pos] = set()
+    hops: list[tuple[Pos, Pos]] = []
     for key, tile in state.tiles.items():
         tx, ty = (int(v) for v in key.split(","))
         for f in tile.features:
             if f["type"] == "door" and f.get("known_locked") and not f.get("open") and not force:
                 out.add((tx, ty, f["cell"][0], f["cell"][1]))
             if f["type"] == "crevice" and f.get("orientation") == "horizontal":
+                cells = {(c, r) for c, r in f.get("cells", [])}
+                out |= {(tx, ty, c, r) for c, r in cells}
                 sure = jump is not None and jump_length(state, hero, jump) >= jump_needed(jump, f)
-                if not sure and f.get("depth") != "water":
-                    out |= {(tx, ty, c, r) for c, r in f.get("cells", [])}
+                if sure or f.get("depth") == "water":
+                    hops += _hops(tile, tx, ty, cells)
         for trap_id, c, r in tile.traps:
             trap = state.data.traps.get(trap_id)
-            if trap is not None and trap.jumpable and speed < min(n for _, n in trap.jump):
+            if trap is not None and trap.jumpable:
                 out.add((tx, ty, c, r))
+                if trap.jump and speed >= min(n for _, n in trap.jump):
+                    hops += _hops(tile, tx, ty, {(c, r)})
+    return out, hops
+
+
+def _hops(tile, tx: int, ty: int, cells: set[tuple[int, int]]) -> list[tuple[Pos, Pos]]:
+    """Straight hops over single cells of `cells`, from floor to floor."""
+    out = []
+    for c, r in cells:
+        for dc, dr in ((1, 0), (0, 1)):
+            a, b = (c - dc, r - dr), (c + dc, r + dr)
+            if tile.floor(*a) and tile.floor(*b) and a not in cells and b not in cells:
+                out += [((tx, ty, *a), (tx, ty, *b)), ((tx, ty, *b), (tx, ty, *a))]
     return out
 
 
@@ -325,9 +341,9 @@ def _goal_distances(state: CatacombsState, hero: Hero) -> dict[Pos, int]:
     """Doors count as passable here (the bot walks up to them and opens them), except locked
     ones the hero cannot force."""
     graph = steps_graph(state)
-    stuck = _stuck_cells(state, hero)
+    stuck, hops = _stuck_cells(state, hero)
     back: dict[Pos, list[Pos]] = {}
-    for a, b in _links(state):
+    for a, b in _links(state) + hops:
         back.setdefault(b, []).append(a)
     dist: dict[Pos, int] = {}
     queue: deque[Pos] = deque()
