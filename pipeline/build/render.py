@@ -60,7 +60,8 @@ class RenderSettings:
         """What, besides a face's own data, changes its rendered bytes."""
         import weasyprint
 
-        parts = [RENDERER_VERSION, SOURCE_DATE_EPOCH, weasyprint.__version__,
+        code = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()  # this renderer
+        parts = [RENDERER_VERSION, code, SOURCE_DATE_EPOCH, weasyprint.__version__,
                  json.dumps(dict(self.fonts)),
                  str(self.min_font_pt), str(self.start_font_pt), str(self.step_pt),
                  hashlib.sha256(self.charset.encode()).hexdigest(),
