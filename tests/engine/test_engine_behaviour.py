@@ -319,3 +319,18 @@ def test_spells_heal_their_caster_and_intrigues_hurt_another_hero():
     assert hero.hp == min(hero.max_hp, 1 + heal.outcome.health)
     state.apply(Action.of("intrigue", card=harm.id, target=other.seat))
     assert other.hp == 10 + harm.outcome.health and hero.spells == []
+
+
+def test_a_run_up_through_the_cutter_dies_on_matching_parity():
+    from engine.games.catacombs.traps import run_up_second
+
+    cutter = next(t.id for t in DATA.traps.values() if t.jumpable)
+    check = next(DATA.checks[k].id for k in DATA.traps[cutter].checks if DATA.checks[k].parity)
+    for first, second, survives in ((1, 2, True), (2, 4, False)):
+        state = arena(DATA, players=1)
+        hero = state.heroes[0]
+        set_stat(state, hero, "luck", 0)
+        target = ",".join(str(v) for v in hero.pos)
+        run_up_second(state, {"seat": 0, "check": check, "to": target, "first": first,
+                              "rerolled": False}, second)
+        assert hero.alive == survives

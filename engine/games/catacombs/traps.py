@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.core.api import Action
-from engine.core.rules import PARTIAL, rule
+from engine.core.rules import rule
 from engine.games.catacombs.checks_util import apply_outcome, may_try, passes, poison
 from engine.games.catacombs.movement import parse_pos, pos_key
 from engine.games.catacombs.registry import actions_of, handles, task
@@ -98,14 +98,114 @@ def do_jump_trap(state: CatacombsState, hero: Hero, action: Action) -> int:
     return 1
 
 
-@rule(
-    "traps.cutter-run-up",
-    "traps.cutter-luck",
-    status=PARTIAL,
-    note="the run-up jump is not offered",
-)
-def cutter_run_up() -> None:
-    """Not implemented: running jumps through the cutter."""
+def run_ups(state: CatacombsState, hero: Hero) -> list[tuple[str, int, int]]:
+    """Run-up jumps through a cutter: (trap, landing col, row) for a cutter 2+ cells ahead in a
+    straight line, free floor up to it, and a move long enough to stop beyond it."""
+    out = []
+    tile = state.tile_of(hero.pos)
+    _, _, c, r = hero.pos
+    speed = state.stat(hero, "speed")
+    for trap_id, tc, tr in tile.traps:
+        trap = state.data.traps.get(trap_id)
+        if (
+            trap is None
+            or not trap.jumpable
+            or not any(
+                state.data.checks.get(k) and state.data.checks[k].parity for k in trap.checks
+            )
+        ):
+            continue
+        for dc, dr in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+            gap = _cells_between((c, r), (tc, tr), (dc, dr))
+            if gap is None or gap < 2 or speed < gap + 2:
+                continue
+            if not all(
+                tile.floor(c + dc * k, r + dr * k) and tile.trap_at(c + dc * k, r + dr * k) is None
+                for k in range(1, gap + 1)
+            ):
+                continue
+            lc, lr = tc + dc, tr + dr
+            if tile.floor(lc, lr) and tile.trap_at(lc, lr) is None:
+                out.append((trap_id, lc, lr))
+    return out
+
+
+def _cells_between(a: tuple[int, int], b: tuple[int, int], d: tuple[int, int]) -> int | None:
+    """Cells strictly between a and b if b lies straight ahead of a in direction d."""
+    for k in range(1, 12):
+        if (a[0] + d[0] * k, a[1] + d[1] * k) == b:
+            return k - 1
+    return None
+
+
+@actions_of
+def run_up_actions(state: CatacombsState, hero: Hero) -> list[Action]:
+    if not hero.active or state.round == 1 or hero.hidden:
+        return []
+    return [
+        Action.of("run-jump", trap=trap_id, to=pos_key((*hero.pos[:2], lc, lr)))
+        for trap_id, lc, lr in run_ups(state, hero)
+    ]
+
+
+@handles("run-jump")
+@rule("traps.cutter-run-up", "traps.cutter-luck")
+def do_run_jump(state: CatacombsState, hero: Hero, action: Action) -> int:
+    """A run-up jump through the cutter in one move: a die before the jump gives the blades'
+    parity; a die after it with the same parity kills (luck 5+ may roll the second die again)."""
+    trap = state.data.traps[action.get("trap")]
+    check = next(state.data.checks[k] for k in trap.checks if state.data.checks[k].parity)
+    state.push(
+        "roll",
+        "run-up-first",
+        dice=str(check.dice or "d6"),
+        seat=hero.seat,
+        check=check.id,
+        to=action.get("to"),
+    )
+    return 1
+
+
+@task("run-up-first")
+def run_up_first(state: CatacombsState, t: dict, value: int) -> None:
+    state.push(
+        "roll",
+        "run-up-second",
+        dice="d6",
+        seat=t["seat"],
+        check=t["check"],
+        to=t["to"],
+        first=value,
+        rerolled=False,
+    )
+
+
+@task("run-up-second")
+def run_up_second(state: CatacombsState, t: dict, value: int) -> None:
+    from engine.games.catacombs.movement import arrive
+
+    hero = state.heroes[t["seat"]]
+    check = state.data.checks[t["check"]]
+    if value % 2 == t["first"] % 2:
+        reroll = any(m.reroll for m in check.active_modifiers(state.stats(hero), tuple(hero.items)))
+        if reroll and not t["rerolled"]:
+            state.push(
+                "roll",
+                "run-up-second",
+                dice="d6",
+                seat=t["seat"],
+                check=t["check"],
+                to=t["to"],
+                first=t["first"],
+                rerolled=True,
+            )
+            return
+        apply_outcome(state, hero, check.on_failure, "the cutter")
+        if not hero.alive:
+            return
+    hero.pos = parse_pos(t["to"])
+    state.log(f"{hero.character} runs through the cutter")
+    arrive(state, hero, None)
 
 
 @rule("traps.kinds")
