@@ -30,7 +30,7 @@ def one_run(lang: str, paper: str) -> dict[str, float]:
 
     start = time.perf_counter()
     book = bk.parse_book(model.pack.root, lang)
-    problems = book.diagnostics + bk.validate(model, book)
+    problems = [*book.diagnostics, *bk.validate(model, book)]
     times["parse + check references"] = time.perf_counter() - start
     if problems:
         raise SystemExit("\n".join(d.text() for d in problems))

@@ -28,10 +28,9 @@ def check(model: Model) -> Iterable[Diagnostic]:
     books = bk.books_for(root, langs)
     out: list[Diagnostic] = []
     for lang, book in books.items():
-        out += book.diagnostics
-        problems = bk.validate(model, book)
+        problems = [*book.diagnostics, *bk.validate(model, book)]
         out += problems
-        if any(d.severity is Severity.ERROR for d in book.diagnostics + problems):
+        if any(d.severity is Severity.ERROR for d in problems):
             continue
         try:
             html = bk.render_html(model, book)
@@ -40,23 +39,22 @@ def check(model: Model) -> Iterable[Diagnostic]:
             continue
         out += bk.placeholders_left(html, f"{root / 'rules' / lang} (rendered HTML)")
     out += bk.translation_gaps(root, books, model.pack.source_language)
-    out += coverage(model, books)
+    source = books.get(model.pack.source_language) or next(iter(books.values()), None)
+    if source is not None:
+        out += coverage(model, bk.explained(model, source), source.lang)
     return out
 
 
-def coverage(model: Model, books: dict[str, bk.Book]) -> list[Diagnostic]:
-    """Printed kinds that no book shows (by a reference to one of its entities)."""
-    source = books.get(model.pack.source_language) or next(iter(books.values()), None)
-    if source is None:
-        return []
+def coverage(model: Model, shown: set[str], lang: str) -> list[Diagnostic]:
+    """Printed kinds that the book never shows (by a reference to one of its entities)."""
     out = []
     manifest = model.pack.manifest
     for kind in printed_kinds(model):
-        if kind not in source.explained:
+        if kind not in shown:
             out.append(warning(
                 "rulebook-coverage",
                 f"the printed kind '{kind}' is not explained anywhere in the "
-                f"{source.lang} rulebook",
+                f"{lang} rulebook",
                 manifest.span(("print", "components", kind)),
                 hint=f'show it with a reference, e.g. {{{{ components("{kind}") }}}}',
             ))

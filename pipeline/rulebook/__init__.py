@@ -150,7 +150,7 @@ def build_rulebook(model: Model, lang: str, out_dir: Path, *, paper: str = "a5",
     if not parsed.chapters:
         raise RelicError([error("rulebook-missing", f"no rulebook chapters for '{lang}'",
                                 Span(str(pack_root / "rules" / lang)))])
-    problems = parsed.diagnostics + bk.validate(model, parsed)
+    problems = [*parsed.diagnostics, *bk.validate(model, parsed)]
     errors = [d for d in problems if d.severity is Severity.ERROR]
     if errors:
         raise RelicError(errors)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -49,19 +50,18 @@ def environment() -> jinja2.Environment:
     )
 
 
-@dataclass
+@dataclass(frozen=True)
 class Book:
-    """One language's book, parsed; `diagnostics` hold every problem found so far."""
+    """One language's book, parsed; `diagnostics` hold the problems found while parsing."""
 
     lang: str
-    chapters: list[ParsedChapter]
+    chapters: tuple[ParsedChapter, ...]
     glossary: ParsedChapter | None
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    explained: set[str] = field(default_factory=set)
+    diagnostics: tuple[Diagnostic, ...] = ()
 
     @property
     def parts(self) -> list[ParsedChapter]:
-        return self.chapters + ([self.glossary] if self.glossary else [])
+        return [*self.chapters, *([self.glossary] if self.glossary else [])]
 
     @property
     def headings(self) -> list[Heading]:
@@ -84,13 +84,11 @@ def _section_ids(book: Book) -> list[Diagnostic]:
 
 
 def parse_book(pack_root: Path, lang: str) -> Book:
-    chapters = [parse_chapter(c) for c in load_chapters(pack_root, lang)]
+    chapters = tuple(parse_chapter(c) for c in load_chapters(pack_root, lang))
     gloss = load_glossary(pack_root, lang)
     book = Book(lang, chapters, parse_chapter(gloss) if gloss else None)
-    for part in book.parts:
-        book.diagnostics += part.diagnostics
-    book.diagnostics += _section_ids(book)
-    return book
+    found = [d for part in book.parts for d in part.diagnostics] + _section_ids(book)
+    return replace(book, diagnostics=tuple(found))
 
 
 def decisions(pack_root: Path) -> dict[str, str]:
@@ -124,9 +122,21 @@ def validate(model: Model, book: Book) -> list[Diagnostic]:
             except RefError as exc:
                 out.append(error("rulebook-ref", f"{ref.source}: {exc.message}", ref.span,
                                  exc.hint))
-            else:
-                book.explained |= refs_mod.explained_kinds(ctx, ref)
     return out
+
+
+def explained(model: Model, book: Book) -> set[str]:
+    """The entity kinds the book shows the reader (through references that resolve)."""
+    ctx = context(model, book)
+    kinds: set[str] = set()
+    for part in book.parts:
+        for ref in part.refs:
+            try:
+                refs_mod.render(ctx, ref)
+            except RefError:
+                continue
+            kinds |= refs_mod.explained_kinds(ctx, ref)
+    return kinds
 
 
 def glossary_terms(book: Book) -> list[Term]:
@@ -175,6 +185,8 @@ def render_html(model: Model, book: Book, *, paper: str = "a5", proof: bool = Fa
     """The book's HTML (raises `RefError` on a reference that does not resolve)."""
     ctx = context(model, book, proof, thumbnails)
     terms = glossary_terms(book)
+    book = replace(book, chapters=tuple(replace(p, tokens=copy.deepcopy(p.tokens))
+                                        for p in book.chapters))
     marks: list[int] = []
     for part in book.chapters:
         marks += mark_terms(part.tokens, terms, len(marks))

@@ -76,12 +76,13 @@ def test_unexplained_printed_kind_is_a_warning(pack_copy: Path) -> None:
     model = load_model(pack_copy)
     printed = sorted(model.pack.print_profile.get("components", {}))
     assert "monster" in printed
-    books = bk.books_for(pack_copy, ["ru"])
-    assert bk.validate(model, books["ru"]) == []
-    assert "monster" in books["ru"].explained
-    assert [d for d in plugin.coverage(model, books) if "'monster'" in d.message] == []
-    books["ru"].explained.discard("monster")  # as if the book never showed a monster
-    found = [d for d in plugin.coverage(model, books) if "'monster'" in d.message]
+    book = bk.books_for(pack_copy, ["ru"])["ru"]
+    assert bk.validate(model, book) == []
+    shown = bk.explained(model, book)
+    assert "monster" in shown
+    assert [d for d in plugin.coverage(model, shown, "ru") if "'monster'" in d.message] == []
+    shown.discard("monster")  # as if the book never showed a monster
+    found = [d for d in plugin.coverage(model, shown, "ru") if "'monster'" in d.message]
     assert len(found) == 1
     assert found[0].severity == "warning" and found[0].code == "rulebook-coverage"
     assert found[0].span.file.endswith("pack.yaml")

@@ -226,3 +226,10 @@ def test_list_table_rows_equal_the_model(model) -> None:
     bad = Reference("list_table", ("item", "prise"), Span("x", 1, 1), 0, 0, 1)
     with pytest.raises(Exception, match="no item has a field 'prise'"):
         render(ctx, bad)
+
+
+def test_rendering_leaves_the_parsed_book_untouched(model) -> None:
+    book = bk.parse_book(PACK, "ru")
+    first = bk.render_html(model, book)
+    assert bk.render_html(model, book) == first  # index marks go on a copy of the tokens
+    assert first.count('class="ix"') >= 30
