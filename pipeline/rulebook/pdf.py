@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import logging
 import os
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -47,18 +48,25 @@ class FolderFetcher(URLFetcher):
         return URLFetcherResponse(url, path.read_bytes(), {"Content-Type": mime})
 
 
+_ENV_LOCK = threading.Lock()
+
+
 @contextmanager
 def fixed_timestamps() -> Iterator[None]:
-    """fontTools stamps subset fonts with the current time unless SOURCE_DATE_EPOCH is set."""
-    old = os.environ.get("SOURCE_DATE_EPOCH")
-    os.environ["SOURCE_DATE_EPOCH"] = SOURCE_DATE_EPOCH
-    try:
-        yield
-    finally:
-        if old is None:
-            os.environ.pop("SOURCE_DATE_EPOCH", None)
-        else:
-            os.environ["SOURCE_DATE_EPOCH"] = old
+    """fontTools stamps subset fonts with the current time unless SOURCE_DATE_EPOCH is set.
+
+    The environment is process-wide, so renders that need it run one at a time.
+    """
+    with _ENV_LOCK:
+        old = os.environ.get("SOURCE_DATE_EPOCH")
+        os.environ["SOURCE_DATE_EPOCH"] = SOURCE_DATE_EPOCH
+        try:
+            yield
+        finally:
+            if old is None:
+                os.environ.pop("SOURCE_DATE_EPOCH", None)
+            else:
+                os.environ["SOURCE_DATE_EPOCH"] = old
 
 
 def html_to_pdf(html: str, roots: tuple[Path, ...], base: Path) -> bytes:
