@@ -334,3 +334,21 @@ def test_a_run_up_through_the_cutter_dies_on_matching_parity():
         run_up_second(state, {"seat": 0, "check": check, "to": target, "first": first,
                               "rerolled": False}, second)
         assert hero.alive == survives
+
+
+def test_bandits_loot_the_dead_and_give_it_back_to_their_killer():
+    from engine.games.catacombs.monsters import kill_piece, loot
+
+    state = arena(DATA, players=2)
+    dead, killer = state.heroes
+    thrift = DATA.characters[dead.character].thrift
+    dead.treasures, dead.items = thrift + 4, ["torch"] if "torch" in DATA.items else []
+    items = list(dead.items)
+    death(state, {"seat": dead.seat, "cause": "test"}, None)
+    assert dead.treasures == thrift
+    bandit = spawn(state, "bandit", dead.pos, awake=True)
+    loot(state, bandit, DATA.monsters["bandit"])
+    assert bandit.loot["treasures"] == 4
+    before = killer.treasures
+    kill_piece(state, bandit, killer, "test")
+    assert killer.treasures - before >= 4 and all(i in killer.items for i in items)

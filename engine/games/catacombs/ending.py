@@ -29,6 +29,7 @@ def death(state: CatacombsState, t: dict, _: object) -> None:
         tile.features.append(
             {"uid": f"f{state.uid()}", "type": "artifact", "cell": [hero.pos[2], hero.pos[3]]}
         )
+    drop_belongings(state, hero)
     if hero.seat == state.seat:
         state.actions_left = 0
     check_end(state)
@@ -41,6 +42,37 @@ def check_end(state: CatacombsState) -> None:
         state.phase = PHASE_OVER
         state.ended_by = "all-dead"
         state.log("no hero is left in the catacombs")
+
+
+@rule("engine.belongings", "characters.thrift")
+def drop_belongings(state: CatacombsState, hero: Hero) -> None:
+    """A dead hero's items and the treasures beyond their thrift stay on their cell."""
+    thrift = state.data.characters[hero.character].thrift
+    treasures = max(0, hero.treasures - thrift)
+    if not treasures and not hero.items:
+        return
+    hero.treasures -= treasures
+    state.tile_of(hero.pos).features.append(
+        {
+            "uid": f"f{state.uid()}",
+            "type": "belongings",
+            "cell": [hero.pos[2], hero.pos[3]],
+            "treasures": treasures,
+            "items": list(hero.items),
+        }
+    )
+    hero.items = []
+
+
+def pick_up_belongings(state: CatacombsState, hero: Hero) -> None:
+    tile = state.tile_of(hero.pos)
+    for f in list(tile.features):
+        if f["type"] == "belongings" and f.get("cell") == [hero.pos[2], hero.pos[3]]:
+            tile.features.remove(f)
+            hero.treasures += f["treasures"]
+            hero.gathered += f["treasures"]
+            hero.items.extend(f["items"])
+            state.log(f"{hero.character} takes a dead hero's belongings")
 
 
 @rule("story.artifact")

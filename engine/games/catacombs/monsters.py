@@ -203,6 +203,7 @@ def monster_act(state: CatacombsState, t: dict, _: object) -> None:
             break
         came = step
     if piece.alive:
+        loot(state, piece, monster)
         attack(state, piece, monster)
 
 
@@ -429,6 +430,20 @@ def acid(state: CatacombsState, t: dict, _: object) -> None:
                 state.hurt(hero, monster.stats.acid, f"acid of the {piece.monster}")
 
 
+@rule("bandit.loot")
+def loot(state: CatacombsState, piece: Piece, monster: Monster) -> None:
+    """Bandits pick up the belongings of dead heroes on their tile."""
+    if "loot-the-dead" not in monster.special:
+        return
+    tile = state.tile_of(piece.pos)
+    for f in list(tile.features):
+        if f["type"] == "belongings":
+            tile.features.remove(f)
+            piece.loot["treasures"] = piece.loot.get("treasures", 0) + f["treasures"]
+            piece.loot["items"] = piece.loot.get("items", []) + f["items"]
+            state.log(f"the {piece.monster} loots a dead hero's belongings")
+
+
 def kill_piece(state: CatacombsState, piece: Piece, hero: Hero | None, how: str) -> None:
     piece.alive = False
     state.log(f"the {piece.species or piece.monster} dies ({how})")
@@ -436,6 +451,12 @@ def kill_piece(state: CatacombsState, piece: Piece, hero: Hero | None, how: str)
         return
     state.meet(hero, piece)
     hero.kills.append(piece.monster)
+    if piece.loot:
+        hero.treasures += piece.loot.get("treasures", 0)
+        hero.gathered += piece.loot.get("treasures", 0)
+        hero.items.extend(piece.loot.get("items", []))
+        piece.loot = {}
+        state.log(f"{hero.character} takes back what the {piece.monster} looted")
     rewards = state.data.monsters[piece.monster].rewards
     if len(rewards) == 1:
         state.gain(hero, rewards[0], f"killing a {piece.monster}")

@@ -336,3 +336,6 @@ def arrive(state: CatacombsState, hero: Hero, came_from: Pos | None) -> None:
         stop_on_trap(state, hero)
     if hero.active:
         pick_up_artifact(state, hero)
+        from engine.games.catacombs.ending import pick_up_belongings
+
+        pick_up_belongings(state, hero)

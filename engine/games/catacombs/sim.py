@@ -123,7 +123,7 @@ def play_state(
             "character": h.character,
             "alive": h.alive,
             "cause": h.cause,
-            "treasures": h.treasures,
+            "treasures": h.gathered,
             "met": sorted(m.split(":")[0] for m in h.met),
             "kills": sorted(h.kills),
         }

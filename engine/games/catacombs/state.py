@@ -53,6 +53,7 @@ class Hero:
     debt: int = 0
     lender: int = -1
     usury: bool = False
+    gathered: int = 0
 
     @property
     def active(self) -> bool:
@@ -74,6 +75,7 @@ class Piece:
     held: int = 0
     under: int = 0
     hurt: bool = False
+    loot: dict[str, Any] = field(default_factory=dict)
 
     @property
     def on_map(self) -> bool:
@@ -327,6 +329,7 @@ class CatacombsState(GameState):
     def gain(self, hero: Hero, reward: Reward, why: str) -> None:
         """Give a reward bundle; item and card draws are queued as chance steps."""
         hero.treasures += reward.treasures
+        hero.gathered += reward.treasures
         hero.antidotes += reward.antidotes
         hero.secret_knowledge += reward.secret_knowledge
         hero.items.extend(reward.items)
