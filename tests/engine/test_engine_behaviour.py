@@ -352,3 +352,15 @@ def test_bandits_loot_the_dead_and_give_it_back_to_their_killer():
     before = killer.treasures
     kill_piece(state, bandit, killer, "test")
     assert killer.treasures - before >= 4 and all(i in killer.items for i in items)
+
+
+def test_worn_items_count_once_per_slot_and_accessory():
+    state = arena(DATA, players=1)
+    hero = state.heroes[0]
+    accessory = next(i for i in DATA.items.values() if i.slot == "accessory" and i.stats)
+    stat, bonus = next(iter(accessory.stats.items()))
+    hero.items = []
+    base = state.stat(hero, stat)
+    hero.items = [accessory.id, accessory.id]
+    limit = DATA.rule_with("same_accessories_worn").raw["same_accessories_worn"]
+    assert state.stat(hero, stat) == base + bonus * min(2, limit)

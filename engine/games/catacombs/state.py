@@ -17,6 +17,7 @@ from typing import Any
 from engine.core.api import CHANCE, TERMINAL, Action, IllegalActionError, Outcome
 from engine.core.dice import Dice
 from engine.core.rng import Rng
+from engine.core.rules import rule
 from engine.core.state import GameState
 from engine.games.catacombs import registry
 from engine.games.catacombs.board import Board, Placed, Pos, slot_key
@@ -287,11 +288,7 @@ class CatacombsState(GameState):
 
     def stat(self, hero: Hero, name: str) -> int:
         base = self.data.characters[hero.character].stats.get(name, 0) if hero.character else 0
-        value = base + hero.bonus.get(name, 0)
-        for item_id in hero.items:
-            item = self.data.items.get(item_id)
-            if item is not None:
-                value += item.stats.get(name, 0)
+        value = base + hero.bonus.get(name, 0) + equipment_bonus(self, hero, name)
         if name == "speed" and hero.speed_set is not None:
             value = min(value, hero.speed_set)
         return value
@@ -441,6 +438,37 @@ def _build(cls: type, raw: dict[str, Any]) -> Any:
     if "pos" in kwargs and kwargs["pos"] is not None:
         kwargs["pos"] = tuple(kwargs["pos"])
     return cls(**{k: v for k, v in kwargs.items() if k in names})
+
+
+@rule("shop.clothing-slots", "shop.accessories", "engine.equipment")
+def equipment_bonus(state: CatacombsState, hero: Hero, name: str) -> int:
+    """Stat bonuses of what the hero wears: one item per clothing slot (the best), identical
+    accessories only up to the equipment rule's count, anything else carried counts once."""
+    same = state.layout_cache.get("same-accessories")
+    if same is None:
+        entry = state.data.rule_with("same_accessories_worn")
+        same = int(entry.raw["same_accessories_worn"]) if entry else 1
+        state.layout_cache["same-accessories"] = same
+    slots: dict[str, int] = {}
+    worn: dict[str, int] = {}
+    total = 0
+    if not hero.items:
+        return 0
+    for item_id in hero.items:
+        item = state.data.items.get(item_id)
+        if item is None or not item.stats.get(name):
+            continue
+        bonus = item.stats[name]
+        if item.slot in ("head", "body", "hands", "legs"):
+            slots[item.slot] = max(slots.get(item.slot, bonus), bonus)
+        elif item.slot == "accessory":
+            worn[item_id] = worn.get(item_id, 0) + 1
+            if worn[item_id] <= same:
+                total += bonus
+        elif item_id not in worn:
+            worn[item_id] = 1
+            total += bonus
+    return total + sum(slots.values())
 
 
 def reward_text(reward: Reward) -> str:
