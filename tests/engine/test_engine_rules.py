@@ -304,6 +304,13 @@ def _raw_items() -> set[str]:
                 out |= {f"{eid}.rows.{i}.cells.{k}" for k in row["cells"]}
         elif kind == "monster":
             out |= {f"{eid}.by_players.{k}" for k in e.get("by_players", {})}
+            out |= {f"{eid}.health_by_players.{k}" for k in e.get("health_by_players", {})}
+            stats = e.get("stats", {})
+            out |= {f"{eid}.stats.{k}" for k in ("speed", "health") if stats.get(k)}
+            out |= {f"{eid}.stats.{k}" for k, v in stats.get("damage", {}).items() if v}
+        elif kind == "trap":
+            out |= {f"{eid}.{k}" for k in ("speed", "health", "poison_per_stop") if e.get(k)}
+            out |= {f"{eid}.jump.{i}" for i in range(len(e.get("jump", [])))}
         elif kind == "card":
             out |= {f"{eid}.requires.{i}" for i in range(len(e.get("requires", [])))}
     return out
@@ -312,8 +319,128 @@ def _raw_items() -> set[str]:
 def test_cases_cover_every_threshold_table_and_matrix_cell():
     covered = set()
     for cases in (threshold_cases(), modifier_cases(), card_threshold_cases(), roll_cases(),
-                  band_cases(), row_cases(), step_cases(), matrix_cases(), count_cases()):
+                  band_cases(), row_cases(), step_cases(), matrix_cases(), count_cases(),
+                  trap_cases(), monster_stat_cases()):
         covered |= {case.id for case in cases}
     missing = sorted(_raw_items() - covered)
     assert missing == [], f"content numbers no test exercises: {missing[:20]}"
     assert len(covered) > 100
+
+
+# ----- open traps and monster stats -----------------------------------------------------------
+
+
+def trap_cases():
+    for trap in sorted(DATA.traps.values(), key=lambda t: t.id):
+        for name in ("speed", "health", "poison_per_stop"):
+            if getattr(trap, name):
+                yield pytest.param(trap.id, name, id=f"{trap.id}.{name}")
+        for i, _ in enumerate(trap.jump):
+            yield pytest.param(trap.id, f"jump.{i}", id=f"{trap.id}.jump.{i}")
+
+
+def _line_state(trap_id: str):
+    """A hero at the west end of a straight corridor with the trap two cells east."""
+    state = arena()
+    hero = non_keeper(state)
+    tile = state.tile_of(hero.pos)
+    row = next(r for r in range(tile.rows) if all(tile.floor(c, r) for c in range(tile.cols)))
+    tile.traps[:] = [[trap_id, 2, row]]
+    tile.features[:] = []
+    hero.pos = (tile.slot[0], tile.slot[1], 0, row)
+    for other in state.heroes:
+        if other is not hero:
+            other.pos = hero.pos
+    state.refresh()
+    return state, hero, tile, row
+
+
+@pytest.mark.parametrize(("trap_id", "field"), list(trap_cases()))
+def test_open_trap_number(trap_id, field):
+    from engine.games.catacombs.movement import reachable
+    from engine.games.catacombs.traps import run_into, trap_actions
+
+    trap = DATA.traps[trap_id]
+    state, hero, tile, row = _line_state(trap_id)
+    if field == "speed":
+        set_stat(state, hero, "speed", 5)
+        state.refresh()
+        assert reachable(state, hero)[(*tile.slot, 2, row)][0] == 2 - trap.speed
+    elif field == "health":
+        hero.hp = hero.max_hp = 20
+        hero.pos = (*tile.slot, 2, row)
+        run_into(state, hero, "test")
+        assert hero.hp == 20 + trap.health
+    elif field == "poison_per_stop":
+        hero.hp = hero.max_hp = 20
+        hero.antidotes = 0
+        for t in DATA.checks[trap.checks[0]].requires:
+            set_stat(state, hero, t.stat, t.min - 1)
+        hero.pos = (*tile.slot, 2, row)
+        from engine.games.catacombs.traps import stop_on_trap
+
+        stop_on_trap(state, hero)
+        assert hero.hp == 20 - trap.poison_per_stop
+    else:
+        distance, cells = trap.jump[int(field.split(".")[1])]
+        hero.pos = (*tile.slot, 1 - distance, row)
+        for speed, offered in ((cells - 1, False), (cells, True)):
+            set_stat(state, hero, "speed", speed)
+            state.refresh()
+            assert bool(trap_actions(state, hero)) == offered
+
+
+def monster_stat_cases():
+    for m in sorted(DATA.monsters.values(), key=lambda m: m.id):
+        for name in ("speed", "health", "melee", "ranged", "poison", "acid"):
+            if getattr(m.stats, name):
+                yield pytest.param(m.id, name, id=f"{m.id}.stats.{name}")
+        for span, _ in m.health_by_players:
+            yield pytest.param(m.id, f"health_by_players.{span}",
+                               id=f"{m.id}.health_by_players.{span}")
+
+
+@pytest.mark.parametrize(("monster_id", "field"), list(monster_stat_cases()))
+def test_monster_stat(monster_id, field):
+    from engine.core.api import Action
+    from engine.games.catacombs.combat import do_attack
+    from engine.games.catacombs.data import Span
+    from engine.games.catacombs.monsters import acid, attack, monster_act
+
+    monster = DATA.monsters[monster_id]
+    state, hero, tile, row = _line_state("web")
+    tile.traps[:] = []
+    state.refresh()
+    hero.hp = hero.max_hp = 50
+    hero.antidotes = 0
+    hero.character = next(c for c in DATA.characters if c not in monster.never_attacks
+                          and not DATA.characters[c].ability("immune-to-monster"))
+    far = (*tile.slot, tile.cols - 1, row)
+    if field == "speed":
+        piece = spawn(state, monster_id, far, awake=True)
+        monster_act(state, {"uid": piece.uid}, None)
+        assert tile.cols - 1 - piece.pos[2] == min(monster.stats.speed, tile.cols - 2)
+    elif field.startswith("health_by_players"):
+        span = Span.parse(field.split(".", 1)[1])
+        expected = dict((str(s), v) for s, v in monster.health_by_players)[str(span)]
+        assert monster.health_for(span.low) == expected
+    elif field == "health":
+        piece = spawn(state, monster_id, (*tile.slot, 1, row), awake=True)
+        piece.shield = False
+        set_stat(state, hero, "strength", monster.stats.health - 1)
+        do_attack(state, hero, Action.of("attack", target=piece.uid, ranged=False))
+        if state._front:
+            return  # venomous creatures fall to a roll, exercised by their checks
+        assert piece.alive and piece.hp == 1
+        do_attack(state, hero, Action.of("attack", target=piece.uid, ranged=False))
+        assert not piece.alive
+    elif field == "acid":
+        spawn(state, monster_id, hero.pos, awake=True)
+        acid(state, {}, None)
+        assert hero.hp == 50 - monster.stats.acid
+    else:
+        piece = spawn(state, monster_id, far if field == "ranged" else hero.pos, awake=True)
+        attack(state, piece, monster)
+        dealt = monster.stats.ranged if field == "ranged" else (
+            monster.stats.melee + monster.stats.poison)
+        assert hero.hp == 50 - dealt
