@@ -24,7 +24,9 @@ SETTINGS = settings(max_examples=12, deadline=None,
 
 
 def random_play(data, players: int, seed: int, check_each_step: bool) -> CatacombsState:
-    state = Game(data, players=players, seed=seed, max_rounds=BOUND).new_initial_state()
+    teams = seed % 2 == 0
+    state = Game(data, players=players, seed=seed, max_rounds=BOUND, teams=teams)
+    state = state.new_initial_state()
     chooser = Rng(seed ^ 0x5EED)
     steps = 0
     while not state.is_terminal:

@@ -186,12 +186,17 @@ def _danger(state: CatacombsState, hero: Hero) -> int:
 
 def _threat_at(state: CatacombsState, pos: Pos) -> int:
     """Damage awake monsters on the same tile could deal next round (a rough bound)."""
-    total = 0
+    return state.memo("threats", lambda: _threats(state)).get(pos[:2], 0)
+
+
+def _threats(state: CatacombsState) -> dict[tuple[int, int], int]:
+    out: dict[tuple[int, int], int] = {}
     for piece in state.pieces:
-        if piece.on_map and piece.pos[:2] == pos[:2]:
+        if piece.on_map:
             m = state.data.monsters[piece.monster]
-            total += max(m.stats.melee, m.stats.ranged, m.stats.poison, m.stats.acid)
-    return total
+            hit = max(m.stats.melee, m.stats.ranged, m.stats.poison, m.stats.acid)
+            out[piece.pos[:2]] = out.get(piece.pos[:2], 0) + hit
+    return out
 
 
 def goal_signature(state: CatacombsState, hero: Hero) -> tuple:

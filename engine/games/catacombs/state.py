@@ -174,8 +174,7 @@ class CatacombsState(GameState):
             return []
         head = self.queue[0]
         if head["t"] == "roll":
-            dist = _dice(head["dice"]).distribution()
-            return [Outcome(Action.of("roll", value=v), p) for v, p in sorted(dist.items())]
+            return list(_roll_outcomes(head["dice"]))
         pool = self.pools.get(head["pool"], {})
         total = sum(pool.values())
         return [
@@ -418,8 +417,9 @@ class CatacombsState(GameState):
 
 
 @lru_cache(maxsize=64)
-def _dice(text: str) -> Dice:
-    return Dice.parse(text)
+def _roll_outcomes(text: str) -> tuple[Outcome, ...]:
+    dist = Dice.parse(text).distribution()
+    return tuple(Outcome(Action.of("roll", value=v), p) for v, p in sorted(dist.items()))
 
 
 def _plain(value: Any) -> Any:
