@@ -145,3 +145,12 @@ def test_pngs_added_later_from_the_cache_are_the_same(built: Path, mini_model,
     pngs = {k: v for k, v in _hashes(built / "ru").items() if k.startswith("png/")}
     assert pngs and {k: v for k, v in _hashes(tmp_path / "b" / "ru").items()
                      if k.startswith("png/")} == pngs
+
+
+def test_cli_build_gives_the_same_files(built: Path, tmp_path: Path, capsys) -> None:
+    code = main(["build", "--pack", "mini", "--content", str(FIXTURE.parent), "--lang", "ru",
+                 "--out", str(tmp_path / "out"), "--cache", str(built.parent / "cache")])
+    assert code == 0
+    err = capsys.readouterr().err
+    assert "built" in err and "0 rendered" in err  # everything came from the cache
+    assert _hashes(tmp_path / "out" / "ru") == _hashes(built / "ru")
