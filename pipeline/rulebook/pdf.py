@@ -12,7 +12,15 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import weasyprint
-from pypdf import PageObject, PdfReader, PdfWriter, Transformation
+from pypdf import PdfReader, PdfWriter
+from pypdf.generic import (
+    ArrayObject,
+    DecodedStreamObject,
+    DictionaryObject,
+    FloatObject,
+    IndirectObject,
+    NameObject,
+)
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 MIME = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
@@ -78,13 +86,6 @@ def html_to_pdf(html: str, roots: tuple[Path, ...], base: Path) -> bytes:
         return doc.write_pdf()
 
 
-def _pad(reader: PdfReader) -> list[PageObject | None]:
-    pages: list[PageObject | None] = list(reader.pages)
-    while len(pages) % 4:
-        pages.append(None)
-    return pages
-
-
 def booklet_order(n: int) -> list[tuple[int, int]]:
     """Saddle-stitch order of `n` pages (a multiple of 4): (left, right) per printed side."""
     sides = []
@@ -94,27 +95,61 @@ def booklet_order(n: int) -> list[tuple[int, int]]:
     return sides
 
 
+class _Forms:
+    """Each source page once as a Form XObject of the writer (content bytes, resources, box)."""
+
+    def __init__(self, reader: PdfReader, writer: PdfWriter):
+        self.reader = reader
+        self.writer = writer
+        self.made: dict[int, tuple[IndirectObject, float, float]] = {}
+
+    def __getitem__(self, index: int) -> tuple[IndirectObject, float, float]:
+        if index not in self.made:
+            page = self.reader.pages[index]
+            form = DecodedStreamObject()
+            contents = page.get_contents()
+            form.set_data(contents.get_data() if contents is not None else b"")
+            box = page.mediabox
+            form.update({
+                NameObject("/Type"): NameObject("/XObject"),
+                NameObject("/Subtype"): NameObject("/Form"),
+                NameObject("/BBox"): ArrayObject(
+                    [FloatObject(v) for v in (box.left, box.bottom, box.right, box.top)]),
+                NameObject("/Resources"): page["/Resources"].clone(self.writer),
+            })
+            ref = self.writer._add_object(form)  # pypdf has no public call for this
+            self.made[index] = (ref, float(box.width), float(box.height))
+        return self.made[index]
+
+
 def booklet(pdf: bytes) -> bytes:
     """Pages two-up on A4 landscape in saddle-stitch order, padded with blanks to a multiple of 4.
 
     Print double-sided (flip on the short edge), fold the stack in half, staple on the fold.
+    Each page is placed as a Form XObject, so its content is copied, never re-parsed.
     """
     reader = PdfReader(io.BytesIO(pdf))
-    pages = _pad(reader)
-    width, height = A4_LANDSCAPE
     writer = PdfWriter()
-    for left, right in booklet_order(len(pages)):
-        sheet = PageObject.create_blank_page(width=width, height=height)
+    count = len(reader.pages)
+    forms = _Forms(reader, writer)
+    width, height = A4_LANDSCAPE
+    for left, right in booklet_order(-(-count // 4) * 4):
+        sheet = writer.add_blank_page(width, height)
+        xobjects = DictionaryObject()
+        ops = []
         for slot, index in enumerate((left, right)):
-            page = pages[index]
-            if page is None:
-                continue
-            pw, ph = float(page.mediabox.width), float(page.mediabox.height)
+            if index >= count:
+                continue  # a blank padding page
+            ref, pw, ph = forms[index]
             scale = min((width / 2) / pw, height / ph)
             dx = slot * width / 2 + (width / 2 - pw * scale) / 2
             dy = (height - ph * scale) / 2
-            sheet.merge_transformed_page(page, Transformation().scale(scale).translate(dx, dy))
-        writer.add_page(sheet)
+            xobjects[NameObject(f"/P{slot}")] = ref
+            ops.append(f"q {scale:.6f} 0 0 {scale:.6f} {dx:.4f} {dy:.4f} cm /P{slot} Do Q")
+        sheet[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
+        content = DecodedStreamObject()
+        content.set_data("\n".join(ops).encode())
+        sheet[NameObject("/Contents")] = writer._add_object(content)
     writer.add_metadata({"/Producer": "Relic Press", "/CreationDate": FIXED_DATE,
                          "/ModDate": FIXED_DATE})
     out = io.BytesIO()
