@@ -22,10 +22,12 @@ from pipeline.build.fonts import FontError, faces_for, missing_glyphs
 from pipeline.build.formats import PROJECT_ROOT, Profile, load_labels, load_profile
 from pipeline.build.layout import layout
 from pipeline.build.progress import Progress
-from pipeline.diagnostics import Diagnostic, RelicError, Span, error
+from pipeline.diagnostics import Diagnostic, RelicError, Span, error, relative
 from pipeline.model import Model
 
 __all__ = ["BuildOptions", "BuildResult", "build"]
+
+TEMPLATES_DIR = PROJECT_ROOT / "templates" / "cards"
 
 
 @dataclass(frozen=True)
@@ -126,6 +128,8 @@ def check_fonts(model: Model, profile: Profile, components: Components) -> None:
                                 hint="install the font or set print.fonts in pack.yaml")]) from exc
     problems: list[Diagnostic] = []
     every = {ch for face in components.faces.values() for ch in face.context}
+    every |= {ch for path in TEMPLATES_DIR.rglob("*.j2")
+              for ch in path.read_text(encoding="utf-8")}
     for font in fonts:
         missing = set(missing_glyphs(font, every))
         if not missing:
@@ -140,6 +144,12 @@ def check_fonts(model: Model, profile: Profile, components: Components) -> None:
                     model, face.entity_id, "missing-glyph",
                     f"character {ch!r} (U+{ord(ch):04X}) has no glyph in font {font.family} "
                     f"{font.style} ({font.path})"))
+        for path in sorted(TEMPLATES_DIR.rglob("*.j2")):  # the templates' own characters
+            for ch in sorted(missing & set(path.read_text(encoding="utf-8"))):
+                problems.append(error(
+                    "missing-glyph", f"character {ch!r} (U+{ord(ch):04X}) of the template has "
+                    f"no glyph in font {font.family} {font.style}",
+                    Span(relative(path))))
     if problems:
         raise RelicError(problems)
 
@@ -150,7 +160,7 @@ def charset(*expanded: Components) -> str:
     for components in expanded:
         for face in components.faces.values():
             chars.update(face.context)
-    for path in (PROJECT_ROOT / "templates" / "cards").rglob("*.j2"):
+    for path in TEMPLATES_DIR.rglob("*.j2"):
         chars.update(path.read_text(encoding="utf-8"))
     chars |= {c for ch in chars for c in ch.upper() + ch.lower()}  # text-transform, |lower
     chars.add("\u2010")  # the hyphen that `hyphens: auto` inserts
