@@ -364,3 +364,27 @@ def test_worn_items_count_once_per_slot_and_accessory():
     hero.items = [accessory.id, accessory.id]
     limit = DATA.rule_with("same_accessories_worn").raw["same_accessories_worn"]
     assert state.stat(hero, stat) == base + bonus * min(2, limit)
+
+
+def test_bridges_are_built_from_junk_and_wear_out():
+    from engine.games.catacombs.crevices import bridge_limit, jumps
+
+    state = arena(DATA, players=1)
+    hero = state.heroes[0]
+    tile = state.tile_of(hero.pos)
+    nxt = [n for n, _ in state.board.steps(hero.pos) if n[:2] == hero.pos[:2]]
+    target = next(n for n in nxt if tile.floor(2 * n[2] - hero.pos[2], 2 * n[3] - hero.pos[3]))
+    crevice = {"uid": "fc", "type": "crevice", "orientation": "horizontal", "depth": "deep",
+               "width": 9, "cells": [list(target[2:])], "cell": list(target[2:])}
+    tile.features.append(crevice)
+    hero.junk = 5
+    state.actions_left = 2
+    state.refresh()
+    assert jumps(state, hero)
+    state.apply(Action.of("build-bridge", crevice="fc"))
+    state.apply(Action.of("build-bridge", crevice="fc"))
+    assert crevice["bridge"] == 2 and hero.junk == 3 and bridge_limit(state) >= 2
+    land = next(a for a in state.legal_actions() if a.kind == "cross-bridge")
+    state.actions_left = 1
+    state.apply(land)
+    assert crevice["bridge"] == 1 and hero.pos != target

@@ -111,7 +111,14 @@ class HeuristicBot:
             return 49 if dist.get(hero.pos, 99) == 0 and not hero.artifact else -5
         if kind in ("explore", "far-explore"):
             return 50 if not hero.artifact else -1
-        if kind in ("jump", "swim", "jump-trap", "move", "dive", "climb"):
+        if kind == "build-bridge":
+            from engine.games.catacombs.crevices import _feature, jump_length, jump_needed
+
+            jump = state.data.check("crevice-horizontal", "jump")
+            f = _feature(state, hero, a.get("crevice"))
+            sure = jump is not None and jump_length(state, hero, jump) >= jump_needed(jump, f)
+            return -5 if sure or f.get("depth") == "water" else 36
+        if kind in ("jump", "swim", "jump-trap", "move", "dive", "climb", "cross-bridge"):
             target = parse_pos(a.get("to"))
             if kind == "jump" and not _sure_jump(state, hero, a):
                 return -50
@@ -322,7 +329,7 @@ def _stuck_cells(state: CatacombsState, hero: Hero) -> tuple[set[Pos], list[tupl
                 cells = {(c, r) for c, r in f.get("cells", [])}
                 out |= {(tx, ty, c, r) for c, r in cells}
                 sure = jump is not None and jump_length(state, hero, jump) >= jump_needed(jump, f)
-                if sure or f.get("depth") == "water":
+                if sure or f.get("depth") == "water" or f.get("bridge", 0) > 1:
                     hops += _hops(tile, tx, ty, cells)
         for trap_id, c, r in tile.traps:
             trap = state.data.traps.get(trap_id)

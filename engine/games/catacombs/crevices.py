@@ -178,9 +178,82 @@ def fall(state: CatacombsState, hero: Hero, t: dict) -> None:
             state.actions_left = 0
 
 
-@rule("crevices.bridge", status=PARTIAL, note="junk and bridges are not built")
-def bridges() -> None:
-    """Not implemented: gathering junk and building bridges."""
+def bridge_limit(state: CatacombsState) -> int:
+    """The bridge token's strength: the most a bridge can hold."""
+    tokens = state.data.tokens_of("bridge")
+    return max((t.strength for t in tokens), default=0)
+
+
+@actions_of
+def bridge_actions(state: CatacombsState, hero: Hero) -> list[Action]:
+    if not hero.active or state.round == 1 or hero.hidden:
+        return []
+    out = []
+    limit = bridge_limit(state)
+    for f, land in jumps(state, hero):
+        if hero.junk > 0 and f.get("bridge", 0) < limit:
+            out.append(Action.of("build-bridge", crevice=f["uid"]))
+        if f.get("bridge", 0) > 0:
+            out.append(Action.of("cross-bridge", crevice=f["uid"], to=pos_key(land)))
+    return out
+
+
+@handles("build-bridge")
+@rule("crevices.bridge", "engine.bridges")
+def do_build_bridge(state: CatacombsState, hero: Hero, action: Action) -> int:
+    """One action and one junk token add a point of strength to a bridge over the crevice,
+    up to the bridge token's strength."""
+    f = _feature(state, hero, action.get("crevice"))
+    hero.junk -= 1
+    f["bridge"] = f.get("bridge", 0) + 1
+    state.layout_cache.pop("walk", None)
+    state.log(f"{hero.character} builds the bridge up to {f['bridge']}")
+    return 1
+
+
+@handles("cross-bridge")
+@rule("crevices.bridge-last", "crevices.helping-hand")
+def do_cross_bridge(state: CatacombsState, hero: Hero, action: Action) -> int:
+    """Each crossing takes a point of strength; on the last point the crosser rolls the
+    bridge check (a friend may still catch a fall)."""
+    f = _feature(state, hero, action.get("crevice"))
+    f["bridge"] -= 1
+    if f["bridge"] > 0:
+        land(state, hero, action.get("to"))
+        return 1
+    check = state.data.check("bridge", "cross")
+    state.push(
+        "roll",
+        "bridge-roll",
+        dice=str(check.dice if check and check.dice else "d6"),
+        seat=hero.seat,
+        crevice=f["uid"],
+        to=action.get("to"),
+    )
+    return 1
+
+
+@task("bridge-roll")
+def bridge_roll(state: CatacombsState, t: dict, value: int) -> None:
+    hero = state.heroes[t["seat"]]
+    check = state.data.check("bridge", "cross")
+    state.log(f"the bridge gives way under {hero.character}")
+    if check is None or passes(state, hero, check, value):
+        land(state, hero, t["to"])
+        return
+    helper = helping_hand(state, hero, parse_pos(t["to"]))
+    if helper is not None:
+        state.push(
+            "roll",
+            "helping-hand",
+            dice="d6",
+            helper=helper.seat,
+            seat=t["seat"],
+            crevice=t["crevice"],
+            to=t["to"],
+        )
+        return
+    fall(state, hero, t)
 
 
 def dive_targets(state: CatacombsState, hero: Hero, here: dict) -> list[tuple[dict, Pos]]:

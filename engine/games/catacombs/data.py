@@ -93,6 +93,7 @@ class Reward:
     items: tuple[str, ...] = ()
     stat_increase: tuple[tuple[str, int], ...] = ()
     top_row: bool = False
+    junk: int = 0
 
     @classmethod
     def of(cls, raw: Mapping[str, Any] | None) -> Reward:
@@ -113,6 +114,7 @@ class Reward:
                 for s in raw.get("stat_increase", ())
             ),
             top_row=bool(raw.get("top_row", False)),
+            junk=int(raw.get("junk", 0)),
         )
 
     def value(self) -> int:

@@ -69,6 +69,8 @@ def _obstacles(state: CatacombsState, pos: Pos, came: Pos, side: str | None) -> 
     crevice = crevice_cell(state, pos)
     if crevice is not None:
         name = "water" if crevice.get("depth") == "water" else "crevice-horizontal"
+        if crevice.get("bridge", 0) > 0:
+            name = "bridge"
         out.append((name, int(crevice.get("width") or 1), crevice))
     if vertical_crevice(state, came, side, pos) is not None:
         out.append(("crevice-vertical", 0, None))
@@ -231,6 +233,10 @@ def _enter(state: CatacombsState, piece: Piece, pos: Pos, came: Pos, side: str |
         if effect == "held":
             piece.held = cell.turns if cell is not None and cell.turns else 1
             return False
+        wears = "water-and-bridges" not in state.data.monsters[piece.monster].special
+        if name == "bridge" and effect == "pass" and feature is not None and wears:
+            feature["bridge"] -= 1
+            state.layout_cache.pop("walk", None)
         if effect == "breaks" and feature is not None:
             feature["open"] = True
             state.touch_layout("passage")

@@ -55,6 +55,7 @@ class Hero:
     lender: int = -1
     usury: bool = False
     gathered: int = 0
+    junk: int = 0
 
     @property
     def active(self) -> bool:
@@ -327,6 +328,7 @@ class CatacombsState(GameState):
         hero.treasures += reward.treasures
         hero.gathered += reward.treasures
         hero.antidotes += reward.antidotes
+        hero.junk += reward.junk
         hero.secret_knowledge += reward.secret_knowledge
         hero.items.extend(reward.items)
         for stat, amount in reward.stat_increase:
