@@ -108,3 +108,13 @@ def test_unknown_inline_icon_names_the_entity(tmp_path: Path) -> None:
         _build(pack, tmp_path)
     [d] = caught.value.diagnostics
     assert d.code == "unknown-icon" and "draught" in d.message and ":d7:" in d.message
+
+
+def test_a_bad_length_in_pack_formats_points_at_its_line(tmp_path: Path) -> None:
+    pack = copy_pack(tmp_path)
+    _replace(pack / "print" / "formats.yaml", "    height: 120mm", "    height: 120 furlongs")
+    with pytest.raises(RelicError) as caught:
+        _build(pack, tmp_path)
+    [d] = caught.value.diagnostics
+    assert d.code == "print-schema" and "furlongs" in d.message
+    assert d.span.file.endswith("formats.yaml") and d.span.line == 5
