@@ -37,7 +37,6 @@ RENDERER_VERSION = "1"
 # two builds of the same input must be byte-identical. 1980-01-01, unless the caller sets one.
 SOURCE_DATE_EPOCH = os.environ.setdefault("SOURCE_DATE_EPOCH", "315532800")
 ICON = re.compile(r":([a-z0-9]+(?:-[a-z0-9]+)*):")
-PX_PER_PT = 96 / 72
 SMALL_RENDER = 24  # fewer faces than this render in-process: starting workers costs more
 
 
@@ -84,7 +83,6 @@ class Problem:
     entity_id: str
     code: str
     message: str
-    field: str = ""
 
 
 @dataclass
@@ -114,6 +112,7 @@ def tree_hash(root: Path) -> str:
 # ----- templates ---------------------------------------------------------------------------
 
 
+@cache
 def icon_names() -> frozenset[str]:
     return frozenset(p.stem for p in ICONS.glob("*.svg"))
 
