@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
+import json
 import os
 import re
 import shutil
@@ -13,6 +16,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
+from pipeline.cli import main
 from pipeline.model import Model
 from pipeline.rulebook import build_rulebook
 from pipeline.stages import load_model
@@ -48,6 +52,16 @@ def markdown_headings(lang: str, level: int) -> list[str]:
 @pytest.fixture(scope="session")
 def model() -> Model:
     return load_model(PACK)
+
+
+@pytest.fixture(scope="session")
+def exported() -> dict:
+    """`relic export model --pack catacombs`, parsed: what the book must agree with."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["export", "model", "--pack", "catacombs", "--content", str(PACK.parent)])
+    assert code == 0
+    return json.loads(out.getvalue())
 
 
 def _inputs_key() -> str:

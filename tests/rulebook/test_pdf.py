@@ -7,7 +7,6 @@ import re
 
 import pytest
 
-from pipeline.model import Model
 from tests.rulebook.conftest import Built, markdown_headings
 
 LANGS = ["ru", "en"]
@@ -104,9 +103,9 @@ def _numbers(value) -> list[int]:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_treasure_table_equals_the_exported_model(books: dict[str, Built], model: Model,
+def test_treasure_table_equals_the_exported_model(books: dict[str, Built], exported: dict,
                                                   lang: str) -> None:
-    plain = {e["id"]: e for e in model.to_plain()["entities"]}
+    plain = {e["id"]: e for e in exported["entities"]}
     table = plain["treasure-table"]
     caption = table["name"][lang]
     book = books[lang]
@@ -123,11 +122,11 @@ STAT_LABELS = {"ru": {"speed": "Скорость", "health": "Здоровье",
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_monster_stats_equal_the_exported_model(books: dict[str, Built], model: Model,
+def test_monster_stats_equal_the_exported_model(books: dict[str, Built], exported: dict,
                                                 lang: str) -> None:
     book = books[lang]
     labels = STAT_LABELS[lang]
-    monsters = [e for e in model.to_plain()["entities"] if e["kind"] == "monster"]
+    monsters = [e for e in exported["entities"] if e["kind"] == "monster"]
     assert len(monsters) == 7
     for monster in monsters:
         name = monster["name"][lang]
@@ -194,10 +193,10 @@ SYMBOL = {"pass": "✓", "blocked": "■", "held": "≈", "dies": "☠", "breaks
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_obstacle_matrix_equals_the_exported_model(books: dict[str, Built], model: Model,
+def test_obstacle_matrix_equals_the_exported_model(books: dict[str, Built], exported: dict,
                                                    lang: str) -> None:
     """The matrix page is landscape and each obstacle's row shows every monster's effect."""
-    plain = {e["id"]: e for e in model.to_plain()["entities"]}
+    plain = {e["id"]: e for e in exported["entities"]}
     matrix = plain["obstacle-matrix"]
     book = books[lang]
     page = next(n for n, text in enumerate(book.texts, start=1)
