@@ -224,6 +224,7 @@ def load_profile(pack: PackInfo, paper: str | None = None) -> Profile:
         kinds.append(KindPrint(kind, spec["format"], spec.get("template", kind),
                                spec.get("back"), bool(spec.get("back_per_entity", False)),
                                spec.get("back_by"), variants))
+        errors += _missing_templates(kinds[-1], manifest.span(where))
     chosen = paper or raw.get("paper", "a4")
     if chosen not in sheets:
         errors.append(_unknown("paper", chosen, sheets, manifest.span(("print", "paper"))))
@@ -232,6 +233,16 @@ def load_profile(pack: PackInfo, paper: str | None = None) -> Profile:
     fonts = {**DEFAULT_FONTS, **raw.get("fonts", {})}
     min_font = parse_length(raw.get("min_font_size", DEFAULT_MIN_FONT)) * 72 / 25.4
     return Profile(chosen, bleed, round(min_font, 3), fonts, tuple(kinds), formats, sheets)
+
+
+def _missing_templates(spec: KindPrint, span: Span) -> list[Diagnostic]:
+    cards = PROJECT_ROOT / "templates" / "cards"
+    wanted = {f"{spec.template}.html.j2"} | {f"{v.template}.html.j2" for v in spec.variants
+                                             if v.template}
+    wanted |= {f"backs/{b}.html.j2" for b in [spec.back, *(v.back for v in spec.variants)] if b}
+    return [error("unknown-template", f"print.components.{spec.kind}: no template {name}",
+                  span, hint="templates live in templates/cards/ (backs in templates/cards/backs/)")
+            for name in sorted(wanted) if not (cards / name).is_file()]
 
 
 def _pos(span: Span) -> tuple[int, int]:

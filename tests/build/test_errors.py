@@ -118,3 +118,12 @@ def test_a_bad_length_in_pack_formats_points_at_its_line(tmp_path: Path) -> None
     [d] = caught.value.diagnostics
     assert d.code == "print-schema" and "furlongs" in d.message
     assert d.span.file.endswith("formats.yaml") and d.span.line == 5
+
+
+def test_a_missing_template_is_one_clear_error(tmp_path: Path) -> None:
+    pack = copy_pack(tmp_path)
+    _replace(pack / "pack.yaml", "template: monster,", "template: beast,")
+    with pytest.raises(RelicError) as caught:
+        _build(pack, tmp_path)
+    [d] = caught.value.diagnostics
+    assert d.code == "unknown-template" and "beast.html.j2" in d.message
