@@ -8,7 +8,7 @@ from engine.core.api import Action
 from engine.core.rng import Rng
 from engine.games.catacombs.board import Pos
 from engine.games.catacombs.exploration import tiles_left
-from engine.games.catacombs.movement import parse_pos, steps_graph
+from engine.games.catacombs.movement import frontier, parse_pos, steps_graph
 from engine.games.catacombs.state import CatacombsState, Hero
 
 LOOT_FEATURES = ("cache", "statue", "sarcophagus")
@@ -248,7 +248,6 @@ def _goals(state: CatacombsState, hero: Hero) -> list[Pos]:
         for f in tile.features:
             if f["type"] == "artifact" and f.get("cell"):
                 return [(tx, ty, f["cell"][0], f["cell"][1])]
-    board = state.board
     descents: list[Pos] = []
     for key, tile in state.tiles.items():
         tx, ty = (int(v) for v in key.split(","))
@@ -257,10 +256,9 @@ def _goals(state: CatacombsState, hero: Hero) -> list[Pos]:
                 goals.append((tx, ty, *tile.center()))
             elif f["type"] in ("cliff", "floor-hatch") and f.get("cell"):
                 descents.append((tx, ty, f["cell"][0], f["cell"][1]))
-        if tiles_left(state, hero):
-            for side in board.tile_sides_open((tx, ty)):
-                c, r = tile.edge_cell(side, tile.exits[side][0])
-                goals.append((tx, ty, c, r))
+
+    if tiles_left(state, hero):
+        goals += list(frontier(state))
     if tiles_left(state, hero) and not _reachable_goal(state, hero, goals):
         goals += descents
     return goals or [tuple(state.hatch)]
