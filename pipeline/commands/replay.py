@@ -13,6 +13,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("replay", help="print a saved game (from relic sim --save-replay)")
     p.add_argument("file", type=Path, help="a replay log")
     p.add_argument("--actions", action="store_true", help="also print every action taken")
+    p.add_argument(
+        "--verify",
+        metavar="PACK",
+        help="replay the actions on this pack's engine "
+        "and check that every step gives the same events",
+    )
+    p.add_argument("--content", default="content", help="the folder of packs (default: content)")
     p.set_defaults(run=run)
 
 
@@ -40,6 +47,18 @@ def run(args: argparse.Namespace) -> int:
             out.append(f"  [{who}] {kind}({inner})" if inner else f"  [{who}] {kind}")
         for event in step.get("events", []):
             out.append(f"  {event.split(': ', 1)[-1]}")
+    if args.verify:
+        from engine.games.catacombs.sim import verify_replay
+        from pipeline.stages import load_model, pack_dir_for
+
+        model = load_model(pack_dir_for(Path(args.content), args.verify))
+        problems = verify_replay(model.to_plain(), log)
+        out.append(
+            "verify: " + ("the replay is faithful" if not problems else "; ".join(problems[:5]))
+        )
+        if problems:
+            sys.stdout.write("\n".join(out) + "\n")
+            return 1
     result = log.result
     if result:
         out.append(

@@ -68,3 +68,20 @@ def _f(text: str):
     from fractions import Fraction
 
     return Fraction(text)
+
+
+def test_replay_verify_detects_a_tampered_log(capsys, tmp_path):
+    folder = tmp_path / "replays"
+    run(capsys, "sim", *PACK, "--players", "2", "--games", "1", "--seed", "5",
+        "--max-rounds", "8", "--save-replay", str(folder), "--replays", "1")
+    path = folder / "game-00000.json"
+    out = run(capsys, "replay", str(path), "--verify", "catacombs", "--content",
+              str(ROOT / "content"))
+    assert "the replay is faithful" in out
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    step = next(s for s in raw["steps"] if s.get("events"))
+    step["events"] = ["r0 s0: something else happened"]
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    assert main(["replay", str(path), "--verify", "catacombs", "--content",
+                 str(ROOT / "content")]) == 1
+    assert "events differ" in capsys.readouterr().out

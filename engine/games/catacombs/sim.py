@@ -82,7 +82,7 @@ def play_state(
         "catacombs",
         state.players,
         state.seed,
-        {"max_rounds": state.max_rounds, "bot": bot, "index": index},
+        {"max_rounds": state.max_rounds, "bot": bot, "index": index, "teams": state.team_play},
     )
     seen = len(state.events)
     if keep:
@@ -307,3 +307,30 @@ def render_html(full: dict[str, Any]) -> str:
         "</body></html>",
     ]
     return "\n".join(body) + "\n"
+
+
+def verify_replay(plain: dict[str, Any], log: ReplayLog) -> list[str]:
+    """Replay a log's actions on a fresh game; the differences in events (none when faithful)."""
+    from engine.core.api import Action
+
+    setup = log.setup
+    game = Game(
+        plain,
+        players=log.players,
+        seed=log.seed,
+        max_rounds=setup.get("max_rounds", DEFAULT_MAX_ROUNDS),
+        teams=bool(setup.get("teams", False)),
+    )
+    state = game.new_initial_state()
+    problems = []
+    seen = len(state.events)
+    for number, step in enumerate(log.steps):
+        if step.get("action") is None:
+            if state.events[:seen] != step.get("events", []):
+                problems.append("setup events differ")
+            continue
+        state.apply(Action.from_json(step["action"]))
+        if state.events[seen:] != step.get("events", []):
+            problems.append(f"step {number}: events differ")
+        seen = len(state.events)
+    return problems
