@@ -11,7 +11,6 @@ Problems are collected and reported once as a RelicError; nothing half-written i
 
 from __future__ import annotations
 
-import hashlib
 import time
 import unicodedata
 from dataclasses import dataclass, replace
@@ -71,44 +70,21 @@ def build(model: Model, options: BuildOptions, progress: Progress | None = None)
     started = time.perf_counter()
     progress = progress or Progress(quiet=True)
     profile = load_profile(model.pack, options.paper)
-    langs = options.langs or model.pack.languages
-    unknown = [lang for lang in langs if lang not in model.pack.languages]
-    if unknown:
-        raise RelicError([error("unknown-language", f"the pack has no language {', '.join(unknown)}"
-                                f" (it has {', '.join(model.pack.languages)})",
-                                model.pack.manifest.span(("languages",)))])
+    langs = _languages(model, options)
+    # every language is expanded (cheap): the charset spans them all, so `--lang ru` gives the
+    # same bytes as `--lang all` and the languages share one set of font subsets
     expanded = {lang: expand(model, profile, lang, options.proof, load_labels(model.pack, lang))
                 for lang in model.pack.languages}
-    # one charset for every language of the pack, whichever languages this run builds: the
-    # languages share their font subsets, and `--lang ru` gives the same bytes as `--lang all`
     chars = charset(*expanded.values())
-    from pipeline.build import render  # imports WeasyPrint: only when really building
-    from pipeline.build.write import PackMeta, write_langs
-
-    settings = {}
     for lang in langs:
         check_fonts(model, profile, expanded[lang])
-        base = render.RenderSettings(
-            fonts=dict(profile.fonts), min_font_pt=profile.min_font_pt,
-            formats=dict(profile.formats), charset=chars,
-            pack_root=str(model.pack.root.resolve()),
-            cache_dir=str(options.cache_dir.resolve()), lang=lang, png=options.png)
-        settings[lang] = replace(base, salt=base.key())
-    work = [(list(expanded[lang].faces.values()), settings[lang]) for lang in langs]
-    count = sum(len(faces) for faces, _ in work)
-    progress.start(f"rendering {count} faces ({', '.join(langs)})", count)
-    rendered, outcome = render.render_faces(work, options.workers, progress.advance,
-                                            options.batch_size)
-    progress.finish()
-    report = [_diagnostic(model, p.entity_id, p.code, p.message) for p in outcome.problems]
-    report += [error("unsafe-url", f"refused to fetch {url}", model.pack.manifest.span())
-               for url in sorted(set(outcome.refused))]
-    if report:
-        raise RelicError(report)
-    fresh = {r.key for r in outcome.rendered}
+    rendered, fresh = _render(model, profile, {lang: expanded[lang] for lang in langs}, chars,
+                              options, progress)
     layouts = {lang: {fmt: layout(expanded[lang].of_format(fmt), profile.formats[fmt],
                                   profile.sheet, duplex=True)
                       for fmt in expanded[lang].formats()} for lang in langs}
+    from pipeline.build.write import PackMeta, write_langs
+
     meta = PackMeta(model.pack.id, dict(model.pack.title), model.pack.source_language)
     folders = write_langs(meta, profile, {lang: expanded[lang] for lang in langs}, layouts,
                           rendered, options, progress)
@@ -117,6 +93,42 @@ def build(model: Model, options: BuildOptions, progress: Progress | None = None)
                    sum(1 for key in expanded[lang].faces if key in fresh))
         for lang in langs)
     return BuildResult(results, time.perf_counter() - started)
+
+
+def _languages(model: Model, options: BuildOptions) -> tuple[str, ...]:
+    langs = tuple(options.langs or model.pack.languages)
+    unknown = [lang for lang in langs if lang not in model.pack.languages]
+    if unknown:
+        raise RelicError([error("unknown-language", f"the pack has no language {', '.join(unknown)}"
+                                f" (it has {', '.join(model.pack.languages)})",
+                                model.pack.manifest.span(("languages",)))])
+    return langs
+
+
+def _render(model: Model, profile: Profile, expanded: dict[str, Components], chars: str,
+            options: BuildOptions, progress: Progress):
+    """Every face of every language as a cached PDF page (and PNG); problems raise once."""
+    from pipeline.build import render  # imports WeasyPrint: only when really building
+
+    work = []
+    for lang, components in expanded.items():
+        base = render.RenderSettings(
+            fonts=dict(profile.fonts), min_font_pt=profile.min_font_pt,
+            formats=dict(profile.formats), charset=chars,
+            pack_root=str(model.pack.root.resolve()),
+            cache_dir=str(options.cache_dir.resolve()), lang=lang, png=options.png)
+        work.append((list(components.faces.values()), replace(base, salt=base.key())))
+    count = sum(len(faces) for faces, _ in work)
+    progress.start(f"rendering {count} faces ({', '.join(expanded)})", count)
+    rendered, outcome = render.render_faces(work, options.workers, progress.advance,
+                                            options.batch_size)
+    progress.finish()
+    report = [_diagnostic(model, p.entity_id, p.code, p.message) for p in outcome.problems]
+    report += [error("unsafe-url", f"refused to fetch {url}", model.pack.manifest.span())
+               for url in sorted(set(outcome.refused))]
+    if report:
+        raise RelicError(report)
+    return rendered, {r.key for r in outcome.rendered}
 
 
 def check_fonts(model: Model, profile: Profile, components: Components) -> None:
@@ -175,7 +187,3 @@ def _diagnostic(model: Model, entity_id: str, code: str, message: str) -> Diagno
     else:
         span = Span(model.pack.manifest.display)
     return error(code, f"{entity_id}: {message}", span)
-
-
-def doc_id(*parts: str) -> str:
-    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
