@@ -103,6 +103,12 @@ def _numbers(value) -> list[int]:
 
 
 @pytest.mark.parametrize("lang", LANGS)
+NOUNS = {"ru": {"treasures": "сокровищ", "common_items": "прост", "magic_items": "магическ",
+                "secret_knowledge": "тайн"},
+         "en": {"treasures": "treasure", "common_items": "common item", "magic_items": "magic item",
+                "secret_knowledge": "secret knowledge"}}
+
+
 def test_treasure_table_equals_the_exported_model(books: dict[str, Built], exported: dict,
                                                   lang: str) -> None:
     plain = {e["id"]: e for e in exported["entities"]}
@@ -110,11 +116,19 @@ def test_treasure_table_equals_the_exported_model(books: dict[str, Built], expor
     caption = table["name"][lang]
     book = books[lang]
     lines = [ln.translate(DASH) for ln in book.lines(_page_with(book, caption))]
+    names = {e["id"]: e["name"][lang] for e in exported["entities"] if "name" in e}
     for row in table["rows"]:
         matching = [ln for ln in lines if ln.startswith(row["roll"] + " ")]
         assert matching, f"row {row['roll']} is not in the printed table"
-        printed = [int(n) for n in NUMBER.findall(matching[0][len(row["roll"]):])]
-        assert printed == _numbers(row["result"]), f"row {row['roll']}: {matching[0]!r}"
+        printed = matching[0][len(row["roll"]):]
+        assert sorted(int(n) for n in NUMBER.findall(printed)) == sorted(
+            _numbers(row["result"])), f"row {row['roll']}: {matching[0]!r}"
+        for key, value in row["result"].items():
+            if isinstance(value, int):
+                noun = NOUNS[lang][key]
+                assert re.search(rf"\b{value} {noun}", printed), f"{row['roll']}: {key}={value}"
+            else:
+                assert all(names[i] in printed for i in value), f"{row['roll']}: {key}"
 
 
 STAT_LABELS = {"ru": {"speed": "Скорость", "health": "Здоровье", "damage": "Урон"},
