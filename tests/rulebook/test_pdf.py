@@ -102,13 +102,13 @@ def _numbers(value) -> list[int]:
     return []
 
 
-@pytest.mark.parametrize("lang", LANGS)
 NOUNS = {"ru": {"treasures": "сокровищ", "common_items": "прост", "magic_items": "магическ",
                 "secret_knowledge": "тайн"},
          "en": {"treasures": "treasure", "common_items": "common item", "magic_items": "magic item",
                 "secret_knowledge": "secret knowledge"}}
 
 
+@pytest.mark.parametrize("lang", LANGS)
 def test_treasure_table_equals_the_exported_model(books: dict[str, Built], exported: dict,
                                                   lang: str) -> None:
     plain = {e["id"]: e for e in exported["entities"]}
