@@ -388,3 +388,24 @@ def test_bridges_are_built_from_junk_and_wear_out():
     state.actions_left = 1
     state.apply(land)
     assert crevice["bridge"] == 1 and hero.pos != target
+
+
+def test_dead_players_control_the_monsters():
+    from engine.games.catacombs.monsters import kill_piece, matrix_cell, revive, take_control
+
+    state = arena(DATA, players=2)
+    alive, dead = state.heroes
+    zombie = DATA.monsters["zombie"]
+    piece = spawn(state, "zombie", alive.pos, awake=True)
+    take_control(state)
+    assert not piece.controlled
+    death(state, {"seat": dead.seat, "cause": "test"}, None)
+    take_control(state)
+    assert piece.controlled and piece.hp == zombie.controlled.health
+    door = matrix_cell(state, piece, "door")
+    assert door.effect == DATA.matrix[("zombie", "door")].controlled.effect
+    alive.treasures = 0
+    kill_piece(state, piece, alive, "test")
+    assert alive.treasures == zombie.controlled_rewards[0].treasures
+    revive(state, {"uid": piece.uid}, max(zombie.revive))
+    assert piece.alive and piece.hp == zombie.controlled.health

@@ -49,7 +49,8 @@ class HeuristicBot:
         if head["fn"] == "rotate-tile":
             return max(actions, key=lambda a: (_open_exits(state, head, a), -a.get("turns")))
         if head["fn"] == "reward":
-            rewards = state.data.monsters[head["monster"]].rewards
+            monster = state.data.monsters[head["monster"]]
+            rewards = monster.controlled_rewards if head.get("controlled") else monster.rewards
             return max(actions, key=lambda a: rewards[a.get("option")].value())
         if head["fn"] == "shop":
             return _shop_pick(state, head, actions)

@@ -194,7 +194,12 @@ def do_bargain(state: CatacombsState, hero: Hero, action: Action) -> int:
 
 @options("reward")
 def reward_options(state: CatacombsState, t: dict) -> list[Action]:
-    rewards = state.data.monsters[t["monster"]].rewards
+    monster = state.data.monsters[t["monster"]]
+    rewards = (
+        monster.controlled_rewards
+        if t.get("controlled") and monster.controlled_rewards
+        else monster.rewards
+    )
     return [Action.of("reward", option=i) for i in range(len(rewards))]
 
 
@@ -210,7 +215,13 @@ def reward_options(state: CatacombsState, t: dict) -> list[Action]:
 def reward(state: CatacombsState, t: dict, action: Action) -> None:
     """The slayer chooses one of the monster's reward bundles."""
     hero = state.heroes[t["seat"]]
-    bundle = state.data.monsters[t["monster"]].rewards[int(action.get("option"))]
+    monster = state.data.monsters[t["monster"]]
+    rewards = (
+        monster.controlled_rewards
+        if t.get("controlled") and monster.controlled_rewards
+        else monster.rewards
+    )
+    bundle = rewards[int(action.get("option"))]
     state.gain(hero, bundle, f"killing a {t['monster']}")
 
 

@@ -37,6 +37,7 @@ IMPLEMENTED_ICONS = frozenset(
         "artifact",
         "ceiling-hatch",
         "lever",
+        "floor-hatch",
     }
 )
 SMOKE_ROUNDS = 30

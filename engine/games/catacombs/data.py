@@ -354,6 +354,12 @@ class Monster:
     checks: tuple[str, ...]
     special: tuple[str, ...] = ()
     special_values: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    controlled: MonsterStats | None = None
+    controlled_rewards: tuple[Reward, ...] = ()
+    revive: frozenset[int] = frozenset()
+
+    def stats_for(self, controlled: bool) -> MonsterStats:
+        return self.controlled if controlled and self.controlled is not None else self.stats
 
     def count_for(self, players: int) -> int:
         if players < self.min_players:
@@ -478,6 +484,8 @@ class MatrixCell:
     max_width: int | None
     turns: int
     src: Src
+    controlled: MatrixCell | None = None
+    shielded: MatrixCell | None = None
 
 
 @dataclass(frozen=True)
@@ -607,10 +615,9 @@ def _spans(raw: Mapping[str, int] | None) -> tuple[tuple[Span, int], ...]:
     return tuple((Span.parse(k), int(v)) for k, v in (raw or {}).items())
 
 
-def _monster(e: Mapping[str, Any]) -> Monster:
-    st = e.get("stats", {})
+def _stats(st: Mapping[str, Any]) -> MonsterStats:
     dmg = st.get("damage", {})
-    stats = MonsterStats(
+    return MonsterStats(
         speed=int(st.get("speed", 0)),
         health=st.get("health"),
         melee=int(dmg.get("melee", 0)),
@@ -618,6 +625,10 @@ def _monster(e: Mapping[str, Any]) -> Monster:
         poison=int(dmg.get("poison", 0)),
         acid=int(dmg.get("acid", 0)),
     )
+
+
+def _monster(e: Mapping[str, Any]) -> Monster:
+    stats = _stats(e.get("stats", {}))
     rewards = tuple(Reward.of(r) for r in e.get("rewards", {}).get("uncontrolled", ()))
     return Monster(
         id=e["id"],
@@ -641,6 +652,9 @@ def _monster(e: Mapping[str, Any]) -> Monster:
             s["id"]: {k: int(s[k]) for k in ("turns", "health", "tiles", "treasures") if k in s}
             for s in e.get("special", ())
         },
+        controlled=_stats(e["controlled"]) if "controlled" in e else None,
+        controlled_rewards=tuple(Reward.of(r) for r in e.get("rewards", {}).get("controlled", ())),
+        revive=faces_of(e.get("respawn", {}).get("revive")),
     )
 
 
@@ -837,14 +851,26 @@ def _matrix(entities: list[Mapping[str, Any]]) -> dict[tuple[str, str], MatrixCe
         for i, row in enumerate(e.get("rows", ())):
             key = row.get("species") or row.get("monster")
             for obstacle, cell in row.get("cells", {}).items():
-                out[(key, obstacle)] = MatrixCell(
-                    effect=cell["effect"],
-                    health=int(cell.get("health", 0)),
-                    max_width=cell.get("max_width"),
-                    turns=int(cell.get("turns", 0)),
-                    src=Src(e["id"], f"rows.{i}.cells.{obstacle}"),
+                out[(key, obstacle)] = _matrix_cell(
+                    cell, Src(e["id"], f"rows.{i}.cells.{obstacle}")
                 )
     return out
+
+
+def _matrix_cell(cell: Mapping[str, Any], src: Src) -> MatrixCell:
+    return MatrixCell(
+        effect=cell["effect"],
+        health=int(cell.get("health", 0)),
+        max_width=cell.get("max_width"),
+        turns=int(cell.get("turns", 0)),
+        src=src,
+        controlled=_matrix_cell(cell["controlled"], Src(src.entity, f"{src.path}.controlled"))
+        if "controlled" in cell
+        else None,
+        shielded=_matrix_cell(cell["shielded"], Src(src.entity, f"{src.path}.shielded"))
+        if "shielded" in cell
+        else None,
+    )
 
 
 def _pair(a: str, b: str) -> tuple[str, str]:

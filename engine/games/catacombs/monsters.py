@@ -53,8 +53,12 @@ def matrix_cell(state: CatacombsState, piece: Piece, obstacle: str) -> MatrixCel
     cell = state.data.matrix.get((piece.species, obstacle)) if piece.species else None
     if cell is None:
         cell = state.data.matrix.get((piece.monster, obstacle))
-    if cell is not None and piece.shield and obstacle in ("floor-spikes",):
-        return cell
+    if cell is None:
+        return None
+    if piece.controlled and cell.controlled is not None:
+        return cell.controlled
+    if piece.shield and cell.shielded is not None:
+        return cell.shielded
     return cell
 
 
@@ -164,6 +168,7 @@ def _near(state: CatacombsState, pos: Pos, goals: set[Pos]) -> bool:
 @rule("engine.monster-phase")
 def monster_phase(state: CatacombsState, t: dict, _: object) -> None:
     """After every round each awake monster moves and attacks, then acid burns."""
+    take_control(state)
     for piece in sorted(state.pieces, key=lambda p: p.uid):
         if piece.alive and piece.awake:
             state.push("do", "monster-act", front=False, uid=piece.uid)
@@ -199,7 +204,7 @@ def monster_act(state: CatacombsState, t: dict, _: object) -> None:
         burrow(state, piece, monster, "burrow-wall")
         return
     came = piece.pos
-    for step in path[: monster.stats.speed]:
+    for step in path[: monster.stats_for(piece.controlled).speed]:
         side = _side_between(state, came, step)
         if not _enter(state, piece, step, came, side):
             break
@@ -254,6 +259,7 @@ def _enter(state: CatacombsState, piece: Piece, pos: Pos, came: Pos, side: str |
 )
 def attack(state: CatacombsState, piece: Piece, monster: Monster) -> None:
     """Melee next to a hero; ranged at a hero on the same tile; ghosts seize minds."""
+    stats = monster.stats_for(piece.controlled)
     heroes = targets(state, piece)
     near = [h for h in heroes if _near(state, piece.pos, {h.pos})]
     same_tile = [h for h in heroes if h.pos[:2] == piece.pos[:2]]
@@ -272,15 +278,15 @@ def attack(state: CatacombsState, piece: Piece, monster: Monster) -> None:
         return
     if near:
         victim = near[0]
-        damage = monster.stats.melee
-    elif same_tile and "ranged" in monster.attack and monster.stats.ranged:
+        damage = stats.melee
+    elif same_tile and "ranged" in monster.attack and stats.ranged:
         victim = same_tile[0]
-        damage = monster.stats.ranged
+        damage = stats.ranged
     else:
         return
     state.meet(victim, piece)
     state.log(f"the {piece.species or piece.monster} attacks {victim.character}")
-    for _ in range(monster.stats.poison):
+    for _ in range(stats.poison):
         poison(state, victim, piece.species or piece.monster)
     state.hurt(victim, damage, f"killed by {piece.monster}")
     if monster.removed_after_attack:
@@ -431,9 +437,10 @@ def acid(state: CatacombsState, t: dict, _: object) -> None:
     """Acid gas: every hero on a tile with an acid monster loses its acid damage each round."""
     for piece in state.pieces:
         monster = state.data.monsters[piece.monster]
-        if piece.on_map and monster.stats.acid:
+        burn = monster.stats_for(piece.controlled).acid
+        if piece.on_map and burn:
             for hero in state.heroes_on(piece.pos[:2]):
-                state.hurt(hero, monster.stats.acid, f"acid of the {piece.monster}")
+                state.hurt(hero, burn, f"acid of the {piece.monster}")
 
 
 @rule("bandit.loot")
@@ -463,22 +470,66 @@ def kill_piece(state: CatacombsState, piece: Piece, hero: Hero | None, how: str)
         hero.items.extend(piece.loot.get("items", []))
         piece.loot = {}
         state.log(f"{hero.character} takes back what the {piece.monster} looted")
-    rewards = state.data.monsters[piece.monster].rewards
+    monster = state.data.monsters[piece.monster]
+    rewards = (
+        monster.controlled_rewards
+        if piece.controlled and monster.controlled_rewards
+        else monster.rewards
+    )
     if len(rewards) == 1:
         state.gain(hero, rewards[0], f"killing a {piece.monster}")
     elif rewards:
-        state.push("decide", "reward", seat=hero.seat, monster=piece.monster)
+        state.push(
+            "decide", "reward", seat=hero.seat, monster=piece.monster, controlled=piece.controlled
+        )
+    if piece.controlled and monster.revive:
+        state.push("roll", "revive", dice="d6", uid=piece.uid)
+
+
+def controllers(state: CatacombsState) -> list[Hero]:
+    """Players whose heroes are dead control the monsters."""
+    return [h for h in state.heroes if not h.alive and h.character]
+
+
+@rule("zombie.speed", "zombie.health", "zombie.damage", "engine.controllers")
+def take_control(state: CatacombsState) -> None:
+    """Engine assumption: once a player's hero is dead, that player controls every awake
+    monster: it takes its controlled stats (the health it gains included) and obstacle rules."""
+    if not controllers(state):
+        return
+    for piece in state.pieces:
+        monster = state.data.monsters[piece.monster]
+        if not piece.on_map or piece.controlled or monster.controlled is None:
+            continue
+        piece.controlled = True
+        gain = (monster.controlled.health or 0) - (monster.stats.health or 0)
+        if piece.hp is not None and gain > 0:
+            piece.hp += gain
+        state.log(f"the {piece.species or piece.monster} is now controlled by a player")
+
+
+@task("revive")
+@rule("zombie.revive")
+def revive(state: CatacombsState, t: dict, value: int) -> None:
+    """A killed controlled monster with revive faces rises again on them."""
+    piece = next((p for p in state.pieces if p.uid == t["uid"]), None)
+    if piece is None or piece.alive:
+        return
+    monster = state.data.monsters[piece.monster]
+    if value in monster.revive:
+        piece.alive = True
+        piece.hp = monster.stats_for(True).health or monster.health_for(state.players)
+        state.log(f"the {piece.monster} rises again ({value})")
 
 
 @rule(
     "zombie.respawn",
-    "zombie.revive",
     "venomous.respawn",
     "venomous.surprise",
     "bandit.respawn",
     "ghost.respawn",
     status=PARTIAL,
-    note="no player controls monsters",
+    note="controlled monsters do not respawn and make no surprise attacks",
 )
 def controlled_monsters() -> None:
-    """Not implemented: monsters under a player's control (their stats are read but unused)."""
+    """Not implemented: respawning from lairs and surprise attacks of controlled monsters."""

@@ -78,6 +78,7 @@ class Piece:
     under: int = 0
     hurt: bool = False
     loot: dict[str, Any] = field(default_factory=dict)
+    controlled: bool = False
 
     @property
     def on_map(self) -> bool:
