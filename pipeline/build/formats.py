@@ -153,6 +153,14 @@ def _schema_errors(name: str, data: Any, display: str, locate) -> list[Diagnosti
 
 
 def _load_yaml(path: Path, schema: str) -> tuple[dict, list[Diagnostic]]:
+    stat = path.stat()
+    return _load_yaml_cached(path, schema, stat.st_mtime_ns, stat.st_size)
+
+
+@cache
+def _load_yaml_cached(path: Path, schema: str, mtime: int, size: int
+                      ) -> tuple[dict, list[Diagnostic]]:
+    """One parse per file version and process (labels are read once per language)."""
     display = relative(path)
     try:
         data = YAML(typ="rt").load(path.read_text(encoding="utf-8"))
