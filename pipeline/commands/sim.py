@@ -35,6 +35,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--max-rounds", type=int, default=None, help="turn bound in rounds")
     p.add_argument(
+        "--monster-players",
+        action="store_true",
+        help="players whose heroes died control the monsters (controlled stats)",
+    )
+    p.add_argument(
         "--teams",
         action="store_true",
         help="let every seat take a team marker (two teams are possible)",
@@ -86,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         keep_replays=args.replays if args.save_replay else 0,
         teams=args.teams,
+        monster_players=args.monster_players,
     )
     full = simulate(model.to_plain(), config)
     for game in full["games"]:

@@ -394,6 +394,7 @@ def test_dead_players_control_the_monsters():
     from engine.games.catacombs.monsters import kill_piece, matrix_cell, revive, take_control
 
     state = arena(DATA, players=2)
+    state.monster_players = True
     alive, dead = state.heroes
     zombie = DATA.monsters["zombie"]
     piece = spawn(state, "zombie", alive.pos, awake=True)

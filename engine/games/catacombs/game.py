@@ -42,6 +42,7 @@ class Game:
         seed: int = 0,
         max_rounds: int = DEFAULT_MAX_ROUNDS,
         teams: bool = False,
+        monster_players: bool = False,
     ):
         self.data = model if isinstance(model, Catacombs) else from_plain(model)
         if not 1 <= players <= len(self.data.characters):
@@ -52,9 +53,12 @@ class Game:
         self.seed = seed
         self.max_rounds = max_rounds
         self.teams = teams
+        self.monster_players = monster_players
 
     def new_initial_state(self) -> CatacombsState:
-        return setup.new_game(self.data, self.players, self.seed, self.max_rounds, self.teams)
+        return setup.new_game(
+            self.data, self.players, self.seed, self.max_rounds, self.teams, self.monster_players
+        )
 
     def state_from_dict(self, raw: dict[str, Any]) -> CatacombsState:
         return CatacombsState.from_dict(self.data, raw)

@@ -495,7 +495,7 @@ def controllers(state: CatacombsState) -> list[Hero]:
 def take_control(state: CatacombsState) -> None:
     """Engine assumption: once a player's hero is dead, that player controls every awake
     monster: it takes its controlled stats (the health it gains included) and obstacle rules."""
-    if not controllers(state):
+    if not state.monster_players or not controllers(state):
         return
     for piece in state.pieces:
         monster = state.data.monsters[piece.monster]

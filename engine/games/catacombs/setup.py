@@ -73,10 +73,16 @@ def build_pools(data: Catacombs, players: int) -> dict[str, dict[str, int]]:
 
 
 def new_game(
-    data: Catacombs, players: int, seed: int, max_rounds: int, teams: bool = False
+    data: Catacombs,
+    players: int,
+    seed: int,
+    max_rounds: int,
+    teams: bool = False,
+    monster_players: bool = False,
 ) -> CatacombsState:
     state = CatacombsState(data, players, seed, max_rounds)
     state.team_play = teams
+    state.monster_players = monster_players
     state.pools = build_pools(data, players)
     state.phase = PHASE_SETUP
     for seat in range(players):

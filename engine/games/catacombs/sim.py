@@ -31,6 +31,7 @@ class SimConfig:
     jobs: int = 1
     keep_replays: int = 0
     teams: bool = False
+    monster_players: bool = False
 
 
 def make_bots(kind: str, seed: int, players: int) -> list:
@@ -64,12 +65,19 @@ def _init_worker(plain: dict[str, Any]) -> None:
     _DATA = from_plain(plain)
 
 
-def play_one(job: tuple[int, int, int, str, int, bool, bool]) -> dict[str, Any]:
+def play_one(job: tuple) -> dict[str, Any]:
     """Play game `index` of a run; its seed derives from the run's seed and the index."""
-    index, run_seed, players, bot, max_rounds, keep, teams = job
+    index, run_seed, players, bot, max_rounds, keep, teams, monster_players = job
     assert _DATA is not None
     seed = derive_seed(run_seed, index)
-    game = Game(_DATA, players=players, seed=seed, max_rounds=max_rounds, teams=teams)
+    game = Game(
+        _DATA,
+        players=players,
+        seed=seed,
+        max_rounds=max_rounds,
+        teams=teams,
+        monster_players=monster_players,
+    )
     state = game.new_initial_state()
     return play_state(state, make_bots(bot, seed, players), index, keep, bot)
 
@@ -82,7 +90,13 @@ def play_state(
         "catacombs",
         state.players,
         state.seed,
-        {"max_rounds": state.max_rounds, "bot": bot, "index": index, "teams": state.team_play},
+        {
+            "max_rounds": state.max_rounds,
+            "bot": bot,
+            "index": index,
+            "teams": state.team_play,
+            "monster_players": state.monster_players,
+        },
     )
     seen = len(state.events)
     if keep:
@@ -156,6 +170,7 @@ def run(plain: dict[str, Any], config: SimConfig) -> dict[str, Any]:
             config.max_rounds,
             i < config.keep_replays,
             config.teams,
+            config.monster_players,
         )
         for i in range(config.games)
     ]
@@ -320,6 +335,7 @@ def verify_replay(plain: dict[str, Any], log: ReplayLog) -> list[str]:
         seed=log.seed,
         max_rounds=setup.get("max_rounds", DEFAULT_MAX_ROUNDS),
         teams=bool(setup.get("teams", False)),
+        monster_players=bool(setup.get("monster_players", False)),
     )
     state = game.new_initial_state()
     problems = []

@@ -116,6 +116,7 @@ class CatacombsState(GameState):
         self.hatch: list[int] = []
         self.artifact_taken = False
         self.team_play = False
+        self.monster_players = False
         self._front = []
         self._memo: dict[Any, Any] = {}
         self.layout_cache: dict[Any, Any] = {}
@@ -388,6 +389,7 @@ class CatacombsState(GameState):
             "hatch": list(self.hatch),
             "artifact_taken": self.artifact_taken,
             "team_play": self.team_play,
+            "monster_players": self.monster_players,
         }
 
     @classmethod
@@ -408,6 +410,7 @@ class CatacombsState(GameState):
         s.hatch = list(raw["hatch"])
         s.artifact_taken = raw["artifact_taken"]
         s.team_play = raw.get("team_play", False)
+        s.monster_players = raw.get("monster_players", False)
         return s
 
     def clone(self) -> CatacombsState:
