@@ -468,6 +468,7 @@ class Item:
     opens: tuple[str, ...]
     cures: str | None
     heal: int
+    scout: bool = False
 
 
 @dataclass(frozen=True)
@@ -750,6 +751,7 @@ def _item(e: Mapping[str, Any]) -> Item:
         opens=tuple(e.get("opens", ())),
         cures=e.get("cures"),
         heal=int(e.get("heal", 0)),
+        scout=bool(e.get("scout", False)),
     )
 
 

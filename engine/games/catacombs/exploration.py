@@ -39,9 +39,12 @@ def tiles_left(state: CatacombsState, hero: Hero | None = None) -> bool:
 
 
 def far_seeing(state: CatacombsState, hero: Hero) -> bool:
+    """Lanterns, night-vision goggles, far-seeing characters, and scouts or drones (engine
+    assumption: a scout device opens a neighbouring tile like a far-seeing explorer)."""
     if state.data.characters[hero.character].has("far-seeing"):
         return True
-    return any(state.data.items[i].far_seeing for i in hero.items if i in state.data.items)
+    items = [state.data.items[i] for i in hero.items if i in state.data.items]
+    return any(i.far_seeing or i.scout for i in items)
 
 
 @actions_of
