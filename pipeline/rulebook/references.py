@@ -17,7 +17,7 @@ from markupsafe import Markup
 
 from pipeline.model import Entity, Model, split_path
 from pipeline.rulebook import views
-from pipeline.rulebook.i18n import label
+from pipeline.rulebook.i18n import LABELS, label
 from pipeline.rulebook.source import Reference
 from pipeline.rulebook.values import PLURALS, fmt, plural
 
@@ -187,7 +187,8 @@ def r_text(ctx: Context, args: tuple[Any, ...]) -> Markup:
 
 
 def _block(ctx: Context, template: str, e: Entity | None, **view: Any) -> Markup:
-    html = Markup(ctx.env.get_template(template).render(lang=ctx.lang, **view).strip())
+    labels = LABELS.get(ctx.lang, LABELS["en"])
+    html = Markup(ctx.env.get_template(template).render(lang=ctx.lang, l=labels, **view).strip())
     reason = provisional_reason(e) if e is not None else None
     return mark(ctx, html, reason, block=True)
 
