@@ -410,3 +410,24 @@ def test_dead_players_control_the_monsters():
     assert alive.treasures == zombie.controlled_rewards[0].treasures
     revive(state, {"uid": piece.uid}, max(zombie.revive))
     assert piece.alive and piece.hp == zombie.controlled.health
+
+
+def test_a_hostile_hero_can_shove_another_onto_spikes():
+    state = arena(DATA, players=2)
+    hero, victim = state.heroes[state.seat], state.heroes[1 - state.seat]
+    tile = state.tile_of(hero.pos)
+    nxt = next(n for n, _ in state.board.steps(hero.pos) if n[:2] == hero.pos[:2])
+    spikes = next(t for t in DATA.traps.values() if t.health < 0 and not t.deadly)
+    tile.traps.append([spikes.id, nxt[2], nxt[3]])
+    victim.pos = hero.pos
+    victim.hp = victim.max_hp = 20
+    state.actions_left = 2
+    state.set_relation(hero.seat, victim.seat, 0)
+    state.refresh()
+    assert not [a for a in state.legal_actions() if a.kind == "push"]
+    state.set_relation(hero.seat, victim.seat, -1)
+    state.refresh()
+    push = next(a for a in state.legal_actions() if a.kind == "push")
+    state.apply(push)
+    assert victim.pos == nxt and victim.hp == 20 + spikes.health
+    assert state.relation(hero.seat, victim.seat) == -2

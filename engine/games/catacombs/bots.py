@@ -94,6 +94,8 @@ class HeuristicBot:
             return -20
         if kind == "run-jump":
             return -40
+        if kind == "push":
+            return -30
         if kind == "cast":
             card = state.data.cards[a.get("card")]
             wanted = card.outcome.health > 0 and hero.hp <= hero.max_hp - card.outcome.health

@@ -151,3 +151,46 @@ def loans(state: CatacombsState, dead: Hero) -> None:
     for other in state.heroes:
         if other.lender == dead.seat:
             other.debt, other.lender, other.usury = 0, -1, False
+
+
+def hostile(state: CatacombsState, a: Hero, b: Hero) -> bool:
+    """Engine assumption: heroes at antipathy or below are hostile to each other."""
+    level = state.data.rule_with("scale")
+    antipathy = int(level.raw["scale"]["levels"].get("antipathy", -1)) if level else -1
+    return state.relation(a.seat, b.seat) <= antipathy
+
+
+@actions_of
+def push_actions(state: CatacombsState, hero: Hero) -> list[Action]:
+    """A hostile hero next to another may shove them onto a neighbouring open trap."""
+    if not hero.active or state.round == 1 or hero.hidden:
+        return []
+    from engine.games.catacombs.movement import cell_traps, pos_key, steps_graph
+
+    traps = cell_traps(state)
+    graph = steps_graph(state)
+    out = []
+    for other in state.heroes:
+        if other is hero or not other.active or other.hidden or not hostile(state, hero, other):
+            continue
+        if other.pos != hero.pos and other.pos not in {n for n, _ in graph.get(hero.pos, ())}:
+            continue
+        for nxt, _ in graph.get(other.pos, ()):
+            if nxt in traps:
+                out.append(Action.of("push", seat=other.seat, to=pos_key(nxt)))
+    return out
+
+
+@handles("push")
+@rule("engine.push")
+def do_push(state: CatacombsState, hero: Hero, action: Action) -> int:
+    """The shove costs an action; the victim runs into the trap against their will."""
+    from engine.games.catacombs.movement import parse_pos
+    from engine.games.catacombs.traps import run_into
+
+    victim = state.heroes[int(action.get("seat"))]
+    victim.pos = parse_pos(action.get("to"))
+    state.log(f"{hero.character} shoves {victim.character} into a trap")
+    run_into(state, victim, f"shoved by {hero.character}")
+    state.set_relation(hero.seat, victim.seat, state.relation(hero.seat, victim.seat) - 1)
+    return 1
