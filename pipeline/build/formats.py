@@ -210,6 +210,11 @@ def load_profile(pack: PackInfo, paper: str | None = None) -> Profile:
     errors: list[Diagnostic] = []
     raw = thaw(pack.print_profile)
     manifest = pack.manifest
+    if not raw:
+        raise RelicError([error(
+            "no-print-profile", f"pack {pack.id!r} has no print profile", manifest.span(),
+            hint="add `print: {components: {<kind>: {format: poker, template: <kind>}}}` to "
+                 "pack.yaml (schemas/print/profile.json)")])
     errors += _schema_errors(
         "profile", raw, manifest.display, lambda p: _pos(manifest.span(("print", *p)))
     )

@@ -127,3 +127,13 @@ def test_a_missing_template_is_one_clear_error(tmp_path: Path) -> None:
         _build(pack, tmp_path)
     [d] = caught.value.diagnostics
     assert d.code == "unknown-template" and "beast.html.j2" in d.message
+
+
+def test_a_pack_without_print_profile_says_so(tmp_path: Path) -> None:
+    pack = copy_pack(tmp_path)
+    (pack / "pack.yaml").write_text("id: mini\ntitle: {ru: Мини, en: Mini}\n"
+                                    "languages: [ru, en]\n", encoding="utf-8")
+    with pytest.raises(RelicError) as caught:
+        _build(pack, tmp_path)
+    [d] = caught.value.diagnostics
+    assert d.code == "no-print-profile" and d.span.file.endswith("pack.yaml")
