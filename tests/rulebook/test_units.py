@@ -226,3 +226,19 @@ def test_rendering_leaves_the_parsed_book_untouched(model) -> None:
     first = bk.render_html(model, book)
     assert bk.render_html(model, book) == first  # index marks go on a copy of the tokens
     assert first.count('class="ix"') >= 30
+
+
+def test_glossaries_pair_up_across_languages() -> None:
+    """Every Russian term has its English entry and the other way round (by the glossed term)."""
+    ru = bk.glossary_terms(bk.parse_book(PACK, "ru"))
+    en = bk.glossary_terms(bk.parse_book(PACK, "en"))
+    assert len(ru) == len(en) >= 40
+    line = re.compile(r"^- \*\*(.+?)\*\* \((.+?)\)")
+    pairs = {}
+    for lang in ("ru", "en"):
+        source = (PACK / "rules" / lang / "glossary.md").read_text(encoding="utf-8")
+        for text in source.splitlines():
+            m = line.match(text)
+            if m:
+                pairs.setdefault(lang, set()).add((m.group(1).lower(), m.group(2).lower()))
+    assert {(b, a) for a, b in pairs["en"]} == pairs["ru"]
