@@ -141,7 +141,7 @@ def test_monster_stats_equal_the_exported_model(books: dict[str, Built], exporte
     book = books[lang]
     labels = STAT_LABELS[lang]
     monsters = [e for e in exported["entities"] if e["kind"] == "monster"]
-    assert len(monsters) == 7
+    assert len(monsters) >= 7  # the seed's seven kinds, each with its block in the book
     for monster in monsters:
         name = monster["name"][lang]
         block = _stat_block(book, name, labels["speed"])
