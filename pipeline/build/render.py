@@ -37,6 +37,7 @@ RENDERER_VERSION = "1"
 # two builds of the same input must be byte-identical. 1980-01-01, unless the caller sets one.
 SOURCE_DATE_EPOCH = os.environ.setdefault("SOURCE_DATE_EPOCH", "315532800")
 ICON = re.compile(r":([a-z0-9]+(?:-[a-z0-9]+)*):")
+FIT_START = re.compile(r'data-fit-start="([0-9]+(?:\.[0-9]+)?)"')
 SMALL_RENDER = 24  # fewer faces than this render in-process: starting workers costs more
 
 
@@ -336,13 +337,17 @@ def render_batch(faces: list[Face], settings: RenderSettings, fmt_name: str) -> 
     install_subset_cache(Path(settings.cache_dir))
     result = BatchResult()
     fetcher = SafeFetcher((ASSETS, TEMPLATES, Path(settings.pack_root)))
-    sizes = {f.key: settings.start_font_pt for f in faces}
+    sizes: dict[str, float] = {}
     pending = list(faces)
     while pending:
         fragments, ok_faces = [], []
         for face in pending:
             try:
-                fragments.append((len(ok_faces), _fragment(face, fmt, settings), sizes[face.key]))
+                html = _fragment(face, fmt, settings)
+                if face.key not in sizes:  # a template may start bigger: data-fit-start="12"
+                    start = FIT_START.search(html)
+                    sizes[face.key] = float(start[1]) if start else settings.start_font_pt
+                fragments.append((len(ok_faces), html, sizes[face.key]))
                 ok_faces.append(face)
             except UnknownIcon as exc:
                 result.problems.append(Problem(face.entity_id, "unknown-icon", str(exc)))
