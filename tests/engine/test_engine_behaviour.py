@@ -431,3 +431,19 @@ def test_a_hostile_hero_can_shove_another_onto_spikes():
     state.apply(push)
     assert victim.pos == nxt and victim.hp == 20 + spikes.health
     assert state.relation(hero.seat, victim.seat) == -2
+
+
+def test_ghosts_leave_when_only_the_cultist_survives():
+    from engine.games.catacombs.monsters import last_survivor
+
+    state = game_with(["cultist", "oligarch"])
+    state = arena(DATA, players=2)
+    cultist = next((h for h in state.heroes if h.character == "cultist"), state.heroes[0])
+    cultist.character = "cultist"
+    other = next(h for h in state.heroes if h is not cultist)
+    ghost = spawn(state, "ghost", cultist.pos, awake=True)
+    last_survivor(state)
+    assert ghost.alive
+    death(state, {"seat": other.seat, "cause": "test"}, None)
+    last_survivor(state)
+    assert not ghost.alive

@@ -109,7 +109,9 @@ def _target(state: CatacombsState, uid: int) -> Piece:
 
 
 @handles("attack")
-@rule("setup.strength", "engine.hero-attack")
+@rule(
+    "setup.strength", "engine.hero-attack", "ghost.invulnerable", "venomous.shoot", "venomous.melee"
+)
 def do_attack(state: CatacombsState, hero: Hero, action: Action) -> int:
     """Engine assumption: a hero's blow always lands for strength + the best weapon's melee
     bonus (a shot: the best ranged damage); venomous creatures need the check's roll."""

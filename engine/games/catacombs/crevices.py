@@ -76,7 +76,13 @@ def crevice_actions(state: CatacombsState, hero: Hero) -> list[Action]:
 
 
 @handles("jump")
-@rule("crevices.jump", "crevices.jump-dexterity", "crevices.jump-luck", "engine.crevice-geometry")
+@rule(
+    "crevices.jump",
+    "crevices.jump-dexterity",
+    "crevices.jump-luck",
+    "crevices.professor-example",
+    "engine.crevice-geometry",
+)
 def do_jump(state: CatacombsState, hero: Hero, action: Action) -> int:
     """Width + 2 cells in one action (dexterity adds a cell); short of that, luck may roll."""
     check = state.data.check("crevice-horizontal", "jump")

@@ -112,7 +112,17 @@ def lever_actions(state: CatacombsState, hero: Hero) -> list[Action]:
 
 
 @handles("lever")
-@rule("doors.levers", "levers.study", "levers.effects", "levers.door-choice", "levers.passage")
+@rule(
+    "doors.levers",
+    "levers.study",
+    "levers.effects",
+    "levers.door-choice",
+    "levers.passage",
+    "levers.effect-door",
+    "levers.effect-floor-spikes",
+    "levers.effect-cutter",
+    "levers.effect-hidden-passage",
+)
 def do_lever(state: CatacombsState, hero: Hero, action: Action) -> int:
     """Study a lever (attention 5+) or pull it: it opens the nearest locked door, blocks every
     floor spike or cutter of the labyrinth, or opens a hidden passage; then it is removed."""

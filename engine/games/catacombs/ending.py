@@ -96,7 +96,7 @@ def leave_actions(state: CatacombsState, hero: Hero) -> list[Action]:
 
 
 @handles("leave")
-@rule("engine.leave-by-hatch", "teams.victory-group")
+@rule("engine.leave-by-hatch", "teams.victory-group", "teams.team-victory")
 def do_leave(state: CatacombsState, hero: Hero, action: Action) -> int:
     """Engine assumption: the way out is the ceiling hatch the heroes came down by. The carrier
     wins with every friend on the start tile (and, in team play, the whole team)."""

@@ -89,7 +89,7 @@ def move_and_explore(state: CatacombsState, hero: Hero, action: Action) -> int:
     return 1
 
 
-@rule("move.stop-at-edge", "start.final-tile-bottom")
+@rule("move.stop-at-edge", "start.final-tile-bottom", "first-turn.closed")
 def start_exploring(state: CatacombsState, hero: Hero, slot: tuple[int, int], side: str) -> None:
     """The hero stops at the edge, loses the remaining steps and draws a tile (the final tile
     lies at the bottom of the pile)."""
@@ -156,7 +156,25 @@ ICON_POOLS = {
 }
 
 
-@rule("move.icons", "move.monster-face-down", "first-turn.no-event")
+@rule(
+    "move.icons",
+    "move.monster-face-down",
+    "first-turn.no-event",
+    "crevices.kinds",
+    "crevices.vertical-edge",
+    "crevices.horizontal",
+    "depth.kinds",
+    "move.icon-monster",
+    "move.icon-cache",
+    "move.icon-looted",
+    "move.icon-trap",
+    "move.icon-stash",
+    "move.icon-crevice",
+    "move.icon-shelter",
+    "move.icon-statue",
+    "move.icon-door",
+    "move.icon-sarcophagus",
+)
 def lay_out_icons(
     state: CatacombsState, placed: Placed, tile: Tile, rotation: int, event: bool, seat: int = 0
 ) -> None:
@@ -264,7 +282,7 @@ def event_card(state: CatacombsState, t: dict, card: str) -> None:
         spawn(state, c.monster, hero.pos, awake=True, meet=True)
 
 
-@rule("move.activate")
+@rule("move.activate", "move.activate-monster", "move.activate-trap", "move.activate-stash")
 def enter_tile(state: CatacombsState, hero: Hero, tile: Placed) -> None:
     """The first step on a tile wakes its monsters and reveals its hidden trap and stash."""
     tile.visited = True

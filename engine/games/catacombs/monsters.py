@@ -21,6 +21,14 @@ from engine.games.catacombs.state import CatacombsState, Hero, Piece
 SEARCH_LIMIT = 400
 
 
+@rule(
+    "venomous.species",
+    "venomous.health",
+    "bandit.health",
+    "demon.health",
+    "scarab.health",
+    "scarab.board",
+)
 def spawn(
     state: CatacombsState, monster_id: str, pos: Pos, awake: bool, meet: bool = False
 ) -> Piece | None:
@@ -169,6 +177,7 @@ def _near(state: CatacombsState, pos: Pos, goals: set[Pos]) -> bool:
 def monster_phase(state: CatacombsState, t: dict, _: object) -> None:
     """After every round each awake monster moves and attacks, then acid burns."""
     take_control(state)
+    last_survivor(state)
     for piece in sorted(state.pieces, key=lambda p: p.uid):
         if piece.alive and piece.awake:
             state.push("do", "monster-act", front=False, uid=piece.uid)
@@ -183,7 +192,15 @@ def _piece(state: CatacombsState, uid: int) -> Piece | None:
 
 
 @task("monster-act")
-@rule("engine.monster-move", "shelters.uncontrolled")
+@rule(
+    "engine.monster-move",
+    "shelters.uncontrolled",
+    "venomous.speed",
+    "bandit.speed",
+    "ghost.speed",
+    "demon.speed",
+    "scarab.speed",
+)
 def monster_act(state: CatacombsState, t: dict, _: object) -> None:
     """The monster walks its speed towards the nearest hero it can reach, then attacks."""
     piece = _piece(state, t["uid"])
@@ -221,6 +238,7 @@ def _side_between(state: CatacombsState, a: Pos, b: Pos) -> str | None:
     return None
 
 
+@rule("crevices.bridges-monsters", "venomous.water-bridges")
 def _enter(state: CatacombsState, piece: Piece, pos: Pos, came: Pos, side: str | None) -> bool:
     """Step onto `pos`, suffering its obstacles; False when the monster must stop."""
     piece.pos = pos
@@ -256,6 +274,11 @@ def _enter(state: CatacombsState, piece: Piece, pos: Pos, came: Pos, side: str |
     "scarab.melee",
     "ghost.attack",
     "engine.monster-attack",
+    "venomous.damage",
+    "bandit.damage",
+    "demon.damage",
+    "scarab.damage",
+    "vampire.named",
 )
 def attack(state: CatacombsState, piece: Piece, monster: Monster) -> None:
     """Melee next to a hero; ranged at a hero on the same tile; ghosts seize minds."""
@@ -429,6 +452,25 @@ def _emerge(state: CatacombsState, piece: Piece, monster: Monster) -> None:
         c, r = state.tiles[slot_key(best)].center()
         piece.pos = (best[0], best[1], c, r)
     state.log(f"the {piece.monster} comes up at {piece.pos}")
+
+
+@rule("ghost.cultist-last")
+def last_survivor(state: CatacombsState) -> None:
+    """When every hero left is one a monster never attacks and nobody is possessed, monsters
+    with that rule (the ghosts) leave the map."""
+    living = [h for h in state.heroes if h.active]
+    possessed = any(h.cause.startswith("possessed") for h in state.heroes)
+    if not living or possessed:
+        return
+    for piece in state.pieces:
+        monster = state.data.monsters[piece.monster]
+        if not piece.alive or "cultist-last" not in monster.special:
+            continue
+        if all(
+            h.character in monster.never_attacks or immune(state, h, piece.monster) for h in living
+        ):
+            piece.alive = False
+            state.log(f"the {piece.monster} fades: only those it spares are left")
 
 
 @task("acid")

@@ -201,6 +201,7 @@ def neutralized(state: CatacombsState, hero: Hero, trap_id: str) -> bool:
     return trap is not None and bool(set(trap.neutralized_by) & set(hero.items))
 
 
+@rule("setup.speed")
 def move_budget(state: CatacombsState, hero: Hero) -> int:
     return max(1, state.stat(hero, "speed"))
 

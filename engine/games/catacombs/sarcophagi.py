@@ -41,7 +41,7 @@ def sarcophagus_actions(state: CatacombsState, hero: Hero) -> list[Action]:
 
 
 @handles("sarcophagus")
-@rule("sarcophagi.table")
+@rule("sarcophagi.table", "sarcophagi.indestructible")
 def do_sarcophagus(state: CatacombsState, hero: Hero, action: Action) -> int:
     """Check a sarcophagus with a die roll, or open a sealed one."""
     f = sarcophagus_here(state, hero)

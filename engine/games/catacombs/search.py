@@ -29,6 +29,7 @@ def table_of(state: CatacombsState, token_id: str) -> Table | None:
 
 
 @actions_of
+@rule("first-turn.no-search")
 def search_actions(state: CatacombsState, hero: Hero) -> list[Action]:
     if not hero.active or state.round == 1 or hero.hidden:
         return []
@@ -90,7 +91,7 @@ def roll_treasure(state: CatacombsState, hero: Hero, table: Table, bonus: int, w
 
 
 @task("treasure-luck")
-@rule("caches.luck-3", "caches.luck-5")
+@rule("caches.luck-3", "caches.luck-5", "caches.luck-example")
 def treasure_luck(state: CatacombsState, t: dict, value: int) -> None:
     hero = state.heroes[t["seat"]]
     table = state.data.tables[t["table"]]
@@ -110,7 +111,7 @@ def treasure_luck(state: CatacombsState, t: dict, value: int) -> None:
 
 
 @task("treasure-roll")
-@rule("caches.attention")
+@rule("caches.attention", "caches.example", "caches.attention-example")
 def treasure_roll(state: CatacombsState, t: dict, value: int) -> None:
     hero = state.heroes[t["seat"]]
     table = state.data.tables[t["table"]]

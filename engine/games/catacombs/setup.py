@@ -20,6 +20,17 @@ def deck_pool(data: Catacombs, deck_type: str) -> dict[str, int]:
 
 
 @rule(
+    "zombie.kit",
+    "zombie.any-players",
+    "venomous.kit",
+    "venomous.any-players",
+    "bandit.kit",
+    "bandit.any-players",
+    "ghost.kit",
+    "ghost.min-players",
+    "demon.count",
+    "scarab.count",
+    "monsters.seven",
     "zombie.by-players",
     "venomous.by-players",
     "bandit.by-players",
@@ -94,7 +105,7 @@ def new_game(
 
 
 @task("assign-character")
-@rule("setup.draw-board", "setup.starting-kit")
+@rule("setup.draw-board", "setup.starting-kit", "boy.banknote", "story.hunters")
 def assign_character(state: CatacombsState, t: dict, card: str) -> None:
     """Each hero draws a character board face down and takes its starting kit."""
     hero = state.heroes[t["seat"]]
