@@ -447,3 +447,24 @@ def test_ghosts_leave_when_only_the_cultist_survives():
     death(state, {"seat": other.seat, "cause": "test"}, None)
     last_survivor(state)
     assert not ghost.alive
+
+
+def test_the_seeds_worked_examples():
+    """Attention 4 with a +1 cache and a rolled 4 makes 6; luck 3 and a 6 on the luck die takes
+    the top row; a 1-wide crevice needs a 3-cell jump, more than speed 2 gives."""
+    from engine.games.catacombs.crevices import jump_length, jump_needed
+    from engine.games.catacombs.search import attention_add, treasure_luck
+
+    state = arena(DATA, players=1)
+    hero = state.heroes[0]
+    table = DATA.tables["treasure-table"]
+    set_stat(state, hero, "attention", 4)
+    assert 4 + 1 + attention_add(state, hero, table) == 6
+    set_stat(state, hero, "luck", 3)
+    hero.treasures = 0
+    treasure_luck(state, {"seat": 0, "table": table.id, "bonus": 1, "why": "example"}, 6)
+    assert hero.treasures == table.top_row.reward.treasures
+    jump = DATA.check("crevice-horizontal", "jump")
+    set_stat(state, hero, "speed", 2)
+    set_stat(state, hero, "dexterity", 0)
+    assert jump_needed(jump, {"width": 1}) == 3 > jump_length(state, hero, jump)
