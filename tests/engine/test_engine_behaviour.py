@@ -453,7 +453,7 @@ def test_the_seeds_worked_examples():
     """Attention 4 with a +1 cache and a rolled 4 makes 6; luck 3 and a 6 on the luck die takes
     the top row; a 1-wide crevice needs a 3-cell jump, more than speed 2 gives."""
     from engine.games.catacombs.crevices import jump_length, jump_needed
-    from engine.games.catacombs.search import attention_add, treasure_luck
+    from engine.games.catacombs.search import attention_add, jackpot_faces, treasure_luck
 
     state = arena(DATA, players=1)
     hero = state.heroes[0]
@@ -462,7 +462,10 @@ def test_the_seeds_worked_examples():
     assert 4 + 1 + attention_add(state, hero, table) == 6
     set_stat(state, hero, "luck", 3)
     hero.treasures = 0
-    treasure_luck(state, {"seat": 0, "table": table.id, "bonus": 1, "why": "example"}, 6)
+    faces = sorted(jackpot_faces(state, hero, table))
+    assert faces == [6]
+    treasure_luck(state, {"seat": 0, "table": table.id, "bonus": 1, "why": "example",
+                          "faces": faces}, 6)
     assert hero.treasures == table.top_row.reward.treasures
     jump = DATA.check("crevice-horizontal", "jump")
     set_stat(state, hero, "speed", 2)
