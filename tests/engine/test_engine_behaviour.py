@@ -471,3 +471,20 @@ def test_the_seeds_worked_examples():
     set_stat(state, hero, "speed", 2)
     set_stat(state, hero, "dexterity", 0)
     assert jump_needed(jump, {"width": 1}) == 3 > jump_length(state, hero, jump)
+
+
+def test_venomous_creatures_crawl_through_walls():
+    from engine.games.catacombs.monsters import _path
+
+    state = arena(DATA, players=1)
+    hero = state.heroes[0]
+    tile = state.tile_of(hero.pos)
+    floor = tile.floor_cells()
+    start = max(floor, key=lambda c: abs(c[0] - hero.pos[2]) + abs(c[1] - hero.pos[3]))
+    spider = spawn(state, "venomous", (*hero.pos[:2], *start), awake=True)
+    zombie = spawn(state, "zombie", (*hero.pos[:2], *start), awake=True)
+    crawl = _path(state, spider, {hero.pos})
+    walk = _path(state, zombie, {hero.pos})
+    manhattan = abs(start[0] - hero.pos[2]) + abs(start[1] - hero.pos[3])
+    assert len(crawl) == manhattan - 1
+    assert len(walk) >= len(crawl)

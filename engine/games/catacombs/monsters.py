@@ -145,7 +145,8 @@ def immune(state: CatacombsState, hero: Hero, monster_id: str) -> bool:
 
 def _path(state: CatacombsState, piece: Piece, goals: set[Pos]) -> list[Pos] | None:
     """Shortest path (cells after the start) to a cell next to or on a goal, within the limit."""
-    graph = steps_graph(state)
+    through_walls = "through-walls" in state.data.monsters[piece.monster].special
+    graph = crawl_graph(state) if through_walls else steps_graph(state)
     start = piece.pos
     if _near(state, start, goals):
         return []
@@ -164,6 +165,51 @@ def _path(state: CatacombsState, piece: Piece, goals: set[Pos]) -> list[Pos] | N
                 return path[::-1]
             queue.append(nxt)
     return None
+
+
+@rule("venomous.walls")
+def crawl_graph(state: CatacombsState) -> dict[Pos, list[tuple[Pos, str | None]]]:
+    """Creatures that crawl through walls step into any cell of a laid tile (a wall costs a
+    cell like any other) and across any edge two laid tiles share."""
+
+    def build() -> dict:
+        board = state.board
+        graph: dict[Pos, list[tuple[Pos, str | None]]] = {}
+        for key, tile in state.tiles.items():
+            tx, ty = (int(v) for v in key.split(","))
+            for r in range(tile.rows):
+                for c in range(tile.cols):
+                    out = []
+                    for dc, dr, side in (
+                        (0, -1, "north"),
+                        (1, 0, "east"),
+                        (0, 1, "south"),
+                        (-1, 0, "west"),
+                    ):
+                        nc, nr = c + dc, r + dr
+                        if 0 <= nc < tile.cols and 0 <= nr < tile.rows:
+                            out.append(((tx, ty, nc, nr), None))
+                            continue
+                        nslot = (tx + dc, ty + dr)
+                        there = board.tile_at(nslot)
+                        if there is None:
+                            continue
+                        index = c if side in ("north", "south") else r
+                        limit = there.cols if side in ("north", "south") else there.rows
+                        index = min(index, limit - 1)
+                        facing = {
+                            "north": "south",
+                            "south": "north",
+                            "east": "west",
+                            "west": "east",
+                        }[side]
+                        out.append(((*nslot, *there.edge_cell(facing, index)), side))
+                    graph[(tx, ty, c, r)] = out
+        return graph
+
+    from engine.games.catacombs.movement import _cached
+
+    return _cached(state, "crawl", build)
 
 
 def _near(state: CatacombsState, pos: Pos, goals: set[Pos]) -> bool:

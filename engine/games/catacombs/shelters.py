@@ -48,3 +48,30 @@ def do_shelter(state: CatacombsState, hero: Hero, action: Action) -> int:
         hero.hidden = 0
         state.log(f"{hero.character} leaves the shelter")
     return check.actions
+
+
+@actions_of
+def force_out_actions(state: CatacombsState, hero: Hero) -> list[Action]:
+    """An attentive hero forces a hostile hero out of a shelter on the same tile."""
+    if not hero.active or hero.hidden or state.round == 1:
+        return []
+    from engine.games.catacombs.relationships import hostile
+
+    check = state.data.check("shelter", "force-out")
+    if not may_try(state, hero, check):
+        return []
+    return [
+        Action.of("force-out", seat=other.seat)
+        for other in state.heroes_on(hero.pos[:2])
+        if other is not hero and other.hidden and hostile(state, hero, other)
+    ]
+
+
+@handles("force-out")
+@rule("shelters.force-out")
+def do_force_out(state: CatacombsState, hero: Hero, action: Action) -> int:
+    """Attention 5+ forces a hostile hero out of hiding (one action; no surprise bonus)."""
+    other = state.heroes[int(action.get("seat"))]
+    other.hidden = 0
+    state.log(f"{hero.character} forces {other.character} out of the shelter")
+    return 1
