@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from pathlib import Path
 
 
@@ -22,13 +23,31 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-png", action="store_true", help="skip the 300 DPI PNG files")
     p.add_argument("--jobs", type=int, default=0, help="worker processes (default: all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress output")
+    p.add_argument("--rulebook-paper", default=None,
+                   help="page size of the rulebook: a5 (default) or a4")
+    p.add_argument("--booklet", action="store_true",
+                   help="also write rulebook-booklet.pdf (saddle-stitch, two-up on A4 landscape)")
+    p.add_argument("--no-rulebook", action="store_true", help="cards only, no rulebook")
     p.set_defaults(run=run)
 
 
+def build_rulebooks(model, langs: tuple[str, ...], args: argparse.Namespace,
+                    scratch: Path) -> tuple[tuple[str, str, Path], ...]:
+    """The rulebook of every language, into a scratch folder; `build` files them in."""
+    from pipeline.rulebook import build_rulebook
+
+    if args.no_rulebook or not (model.pack.root / "rules").is_dir():
+        return ()
+    paper = args.rulebook_paper or model.pack.data.get("rules", {}).get("paper", "a5")
+    extras = []
+    for lang in langs or model.pack.languages:
+        for path in build_rulebook(model, lang, scratch / lang, paper=paper,
+                                   booklet=args.booklet, proof=args.proof):
+            extras.append((lang, path.name, path))
+    return tuple(extras)
+
+
 def run(args: argparse.Namespace) -> int:
-    from pipeline.build import BuildOptions, build
-    from pipeline.build.progress import Progress
-    from pipeline.build.render import default_workers
     from pipeline.checks.assets import check as check_assets
     from pipeline.diagnostics import RelicError, Severity
     from pipeline.stages import load_model, pack_dir_for
@@ -38,15 +57,28 @@ def run(args: argparse.Namespace) -> int:
     unsafe = [d for d in check_assets(model) if d.severity is Severity.ERROR]
     if unsafe:
         raise RelicError(unsafe)
+    langs = () if args.lang == "all" else tuple(args.lang.split(","))
+    with tempfile.TemporaryDirectory(prefix="relic-rulebook-") as scratch:
+        extras = build_rulebooks(model, langs, args, Path(scratch))
+        return _build_cards(model, args, langs, extras)
+
+
+def _build_cards(model, args: argparse.Namespace, langs: tuple[str, ...],
+                 extras: tuple[tuple[str, str, Path], ...]) -> int:
+    from pipeline.build import BuildOptions, build
+    from pipeline.build.progress import Progress
+    from pipeline.build.render import default_workers
+
     options = BuildOptions(
         out_root=Path(args.out) if args.out else Path("build") / model.pack.id,
         cache_dir=Path(args.cache),
-        langs=() if args.lang == "all" else tuple(args.lang.split(",")),
+        langs=langs,
         paper=args.paper,
         duplex=not args.no_duplex,
         proof=args.proof,
         png=not args.no_png,
         workers=args.jobs or default_workers(),
+        extra_files=extras,
     )
     progress = Progress(quiet=args.quiet)
     result = build(model, options, progress)
