@@ -25,7 +25,7 @@ def generate(pack: Path, entities: int, per_file: int = 100) -> list[Path]:
     pack.mkdir(parents=True)
     (pack / "pack.yaml").write_text(
         f"id: {pack.name}\ntitle: {{ru: Тест, en: Test}}\nlanguages: [ru, en]\n"
-        "print:\n  components:\n    critter: {}\n",
+        "print:\n  components:\n    critter: {format: poker}\n",
         "utf-8",
     )
     shutil.copytree(FIXTURE_SCHEMAS, pack / "schemas")
