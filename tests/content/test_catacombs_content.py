@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from jsonschema import Draft7Validator
 
+from pipeline.cli import main
 from pipeline.model import Entity, Model
-from pipeline.stages import analyze, entity_files, load_model
+from pipeline.stages import analyze, load_model
 
 ROOT = Path(__file__).resolve().parents[2]
 CATACOMBS = ROOT / "content" / "catacombs"
@@ -20,7 +21,6 @@ RULE_ICONS = {
     "monster", "cache", "looted", "trap", "stash",
     "crevice", "shelter", "statue", "door", "sarcophagus",
 }  # fmt: skip
-ENGINE_CAPABILITY = {"engine-effect-not-implemented", "engine-threshold-unreachable"}
 
 
 @pytest.fixture(scope="module")
@@ -31,28 +31,12 @@ def model() -> Model:
 # ----- a clean check -----------------------------------------------------------------------
 
 
-def test_the_content_files_check_clean_in_strict_mode(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No diagnostic, warnings included, in the entity files or the trace.
-
-    `unused-entity` waits for the print profile: until pack.yaml names the printed kinds, every
-    printable entity is reported as unused. The engine's capability warnings (an icon or ability
-    the simulator does not play yet, a bonus step only items reach) are about the engine, not
-    the content, and are left out.
-    """
-    monkeypatch.chdir(ROOT)
-    result = analyze(CATACOMBS)
-    assert result.model is not None
-    mine = {str(p.relative_to(ROOT)) for p in entity_files(CATACOMBS)}
-    mine |= {"content/catacombs/trace.yaml", "content/catacombs/pack.yaml"}
-    printed = bool(result.model.pack.print_profile.get("components"))
-    problems = [
-        d.text()
-        for d in result.diagnostics
-        if d.span.file in mine
-        and (printed or d.code != "unused-entity")
-        and d.code not in ENGINE_CAPABILITY
-    ]
-    assert problems == []
+def test_relic_check_strict_passes(capsys: pytest.CaptureFixture[str]) -> None:
+    """The acceptance command: `relic check --strict content/catacombs` exits 0, no warnings."""
+    code = main(["check", "--strict", str(CATACOMBS)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert out.strip().endswith("0 error(s), 0 warning(s)")
 
 
 def test_unused_entities_are_only_printable_kinds(monkeypatch: pytest.MonkeyPatch) -> None:
