@@ -488,3 +488,25 @@ def test_venomous_creatures_crawl_through_walls():
     manhattan = abs(start[0] - hero.pos[2]) + abs(start[1] - hero.pos[3])
     assert len(crawl) == manhattan - 1
     assert len(walk) >= len(crawl)
+
+
+def test_a_door_opened_with_a_key_can_be_locked_again_one_forced_is_gone():
+    locked = next(t.id for t in DATA.tokens.values() if t.type == "door" and t.hidden.get("locked")
+                  and t.hidden.get("behind") == "nothing")
+    for means, stays in (("key", True), ("strength", False)):
+        state = arena(DATA, players=1)
+        hero = state.heroes[0]
+        tile = state.tile_of(hero.pos)
+        nxt = next(n for n, _ in state.board.steps(hero.pos) if n[:2] == hero.pos[:2])
+        door = {"uid": "fd", "type": "door", "card": locked, "cell": list(nxt[2:]),
+                "known_locked": True}
+        tile.features.append(door)
+        set_stat(state, hero, "strength", 9 if means == "strength" else 0)
+        hero.items = ["key"] if means == "key" else []
+        state.actions_left = 2
+        state.refresh()
+        state.apply(Action.of("door", how="force", door="fd"))
+        assert (door in tile.features) == stays
+        if stays:
+            state.apply(Action.of("lock", door="fd"))
+            assert not door["open"] and door["known_locked"]

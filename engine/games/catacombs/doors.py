@@ -65,12 +65,72 @@ def do_door(state: CatacombsState, hero: Hero, action: Action) -> int:
     door["open"] = True
     state.touch_layout("passage")
     state.log(f"{hero.character} {'forces' if how == 'force' else 'opens'} a door")
+    if how == "force":
+        force_means(state, hero, door, check)
     behind = hidden.get("behind", "nothing")
+    if door.get("sprung"):
+        return cost
+    door["sprung"] = True
     if behind == "monster" and sum(state.pools.get("monster", {}).values()) > 0:
         state.push("draw", "door-monster", pool="monster", seat=hero.seat)
     elif behind == "trap" and sum(state.pools.get("hidden-trap", {}).values()) > 0:
         state.push("draw", "door-trap", pool="hidden-trap", seat=hero.seat)
     return cost
+
+
+RELOCKING = ("key", "lockpick")
+
+
+@rule("doors.relock", "doors.force")
+def force_means(state: CatacombsState, hero: Hero, door: dict, check) -> None:
+    """Strength first, else the first of the check's items the hero holds (dynamite is used
+    up). Forced by strength or dynamite the door token leaves the map; opened with a key or a
+    lockpick it stays and may be locked again."""
+    if check is not None and check.requires and check.allowed(state.stats(hero)):
+        means = "strength"
+    else:
+        means = next((i for i in (check.items if check else ()) if i in hero.items), "strength")
+    door["by"] = means
+    item = state.data.items.get(means)
+    if item is not None and item.single_use:
+        hero.items.remove(means)
+    if means not in RELOCKING:
+        for tile in state.tiles.values():
+            if door in tile.features:
+                tile.features.remove(door)
+                state.touch_layout("passage")
+
+
+@actions_of
+def lock_actions(state: CatacombsState, hero: Hero) -> list[Action]:
+    if not hero.active or state.round == 1 or hero.hidden:
+        return []
+    if not set(RELOCKING) & set(hero.items):
+        return []
+    out = []
+    for nxt, _ in state.board.steps(hero.pos):
+        for f in state.tile_of(nxt).features:
+            opened = f["type"] == "door" and f.get("open") and f.get("by") in RELOCKING
+            if (
+                opened
+                and f.get("cell") == [nxt[2], nxt[3]]
+                and not any(h.active and h.pos == nxt for h in state.heroes)
+            ):
+                out.append(Action.of("lock", door=f["uid"]))
+    return out
+
+
+@handles("lock")
+def do_lock(state: CatacombsState, hero: Hero, action: Action) -> int:
+    """Lock a door again with a key or a lockpick (one action)."""
+    for nxt, _ in state.board.steps(hero.pos):
+        for f in state.tile_of(nxt).features:
+            if f.get("uid") == action.get("door"):
+                f["open"] = False
+                f["known_locked"] = True
+                state.touch_layout("passage")
+                state.log(f"{hero.character} locks a door again")
+    return 1
 
 
 @task("door-monster")
