@@ -104,13 +104,17 @@ MONSTER = """\
 {extra}"""
 
 
+PRINTED = ("monster", "character", "relationship", "tile", "token", "card")
+
+
 def write_pack(root: Path, files: dict[str, str], players: str = "{min: 1, max: 8}") -> Path:
     pack = root / "mini-pack"
     pack.mkdir()
     (pack / "pack.yaml").write_text(
         "id: mini-pack\ntitle: {ru: Мини, en: Mini}\nlanguages: [ru, en]\n"
-        f"players: {players}\nprint: {{components: {{monster: {{}}, character: {{}}, "
-        "relationship: {}, tile: {}, token: {}, card: {}}}\n",
+        f"players: {players}\nprint: {{components: {{"
+        + ", ".join(f"{k}: {{format: poker}}" for k in PRINTED)
+        + "}}\n",
         encoding="utf-8",
     )
     for name, text in files.items():
