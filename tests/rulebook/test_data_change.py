@@ -35,9 +35,12 @@ def test_changing_the_zombie_speed_changes_the_book(pack_copy: Path, tmp_path: P
     out = tmp_path / "out"
     (out / "png").mkdir(parents=True)  # as `relic build` leaves it: a rendered zombie card
     Image.new("RGB", (630, 1200), (200, 30, 30)).save(out / "png" / "zombie-1.png")
-    pdf = build_rulebook(model, "ru", out)[0]
+    pdf = build_rulebook(model, "ru", out, paper="a4")[0]
 
     reader = PdfReader(pdf)
+    box = reader.pages[0].mediabox  # A4 this time
+    assert (round(float(box.width) / 72 * 25.4), round(float(box.height) / 72 * 25.4)) == (210,
+                                                                                         297)
     lines = [ln.strip() for page in reader.pages
              for ln in (page.extract_text() or "").splitlines()]
     zombie = next(i for i, ln in enumerate(lines)

@@ -93,17 +93,6 @@ def test_booklet_is_two_up_a4_landscape_padded_to_four(books) -> None:
         assert left.strip() == ""  # padding: the back cover is blank
 
 
-def test_builds_are_byte_identical(model, books, tmp_path: Path) -> None:
-    again = bk_build(model, tmp_path)
-    assert again == books["ru"].pdf.read_bytes()
-
-
-def bk_build(model, out: Path) -> bytes:
-    from pipeline.rulebook import build_rulebook
-
-    return build_rulebook(model, "ru", out)[0].read_bytes()
-
-
 def test_fetcher_serves_only_allowed_folders(tmp_path: Path) -> None:
     allowed = tmp_path / "assets"
     allowed.mkdir()
