@@ -126,7 +126,7 @@ def passable(state: CatacombsState, piece: Piece, pos: Pos, came: Pos, side: str
 
 def targets(state: CatacombsState, piece: Piece) -> list[Hero]:
     monster = state.data.monsters[piece.monster]
-    return [
+    return [  # hidden heroes are never targets (shelters.uncontrolled, shelters.controlled)
         h
         for h in state.heroes
         if h.active

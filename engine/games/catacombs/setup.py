@@ -121,7 +121,14 @@ def assign_character(state: CatacombsState, t: dict, card: str) -> None:
 
 
 @task("relationships")
-@rule("station.titles", "boy.theft")
+@rule(
+    "station.titles",
+    "boy.theft",
+    "station.example-sliders",
+    "station.oligarch-archaeologist",
+    "station.archaeologist-journalist",
+    "station.journalist-oligarch",
+)
 def setup_relationships(state: CatacombsState, t: dict, _: object) -> None:
     """One title per pair in play, its slider at the pair's starting attitude."""
     for a in state.heroes:

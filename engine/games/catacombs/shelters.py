@@ -9,6 +9,7 @@ from engine.games.catacombs.registry import actions_of, handles
 from engine.games.catacombs.state import CatacombsState, Hero
 
 
+@rule("shelters.empty")
 def shelter_here(state: CatacombsState, hero: Hero) -> bool:
     from engine.games.catacombs.sarcophagi import hide_in_sarcophagus
 

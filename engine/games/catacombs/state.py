@@ -446,6 +446,17 @@ def _build(cls: type, raw: dict[str, Any]) -> Any:
     return cls(**{k: v for k, v in kwargs.items() if k in names})
 
 
+@rule(
+    "shop.wear-or-pack",
+    "setup.wear-or-pack",
+    "shop.rifle",
+    status="partial",
+    note="worn bonuses count; hands and backpack space are not checked",
+)
+def carrying() -> None:
+    """Partly implemented: see `equipment_bonus` (no hand or backpack limits)."""
+
+
 @rule("shop.clothing-slots", "shop.accessories", "engine.equipment")
 def equipment_bonus(state: CatacombsState, hero: Hero, name: str) -> int:
     """Stat bonuses of what the hero wears: one item per clothing slot (the best), identical
