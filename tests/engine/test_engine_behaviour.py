@@ -510,3 +510,14 @@ def test_a_door_opened_with_a_key_can_be_locked_again_one_forced_is_gone():
         if stays:
             state.apply(Action.of("lock", door="fd"))
             assert not door["open"] and door["known_locked"]
+
+
+def test_in_team_play_intrigues_hit_only_the_rival_team():
+    from engine.games.catacombs.cards import intrigue_targets
+
+    state = arena(DATA, players=3)
+    a, b, c = state.heroes
+    a.team, b.team, c.team = "blue", "blue", "red"
+    assert intrigue_targets(state, a) == [c]
+    a.team = b.team = c.team = ""
+    assert intrigue_targets(state, a) == [b, c]

@@ -94,6 +94,8 @@ class HeuristicBot:
             return -20
         if kind == "run-jump":
             return -40
+        if kind == "defect":
+            return -30
         if kind == "lock":
             return -30
         if kind == "force-out":

@@ -28,10 +28,35 @@ def card_actions(state: CatacombsState, hero: Hero) -> list[Action]:
         if kind == "spell":
             out.append(Action.of("cast", card=card_id))
         elif kind == "intrigue":
-            for other in state.heroes:
-                if other.seat != hero.seat and other.active:
-                    out.append(Action.of("intrigue", card=card_id, target=other.seat))
+            for other in intrigue_targets(state, hero):
+                out.append(Action.of("intrigue", card=card_id, target=other.seat))
     return out
+
+
+@rule("teams.intrigues")
+def intrigue_targets(state: CatacombsState, hero: Hero) -> list[Hero]:
+    """In team play intrigues go against the rival team; otherwise against anyone else."""
+    others = [h for h in state.heroes if h.seat != hero.seat and h.active]
+    if hero.team:
+        return [h for h in others if h.team and h.team != hero.team]
+    return others
+
+
+@actions_of
+def defect_actions(state: CatacombsState, hero: Hero) -> list[Action]:
+    if not hero.active or not hero.team or state.round == 1:
+        return []
+    colours = sorted({h.team for h in state.heroes if h.team})
+    return [Action.of("defect", team=c) for c in colours if c != hero.team]
+
+
+@handles("defect")
+@rule("teams.defect")
+def do_defect(state: CatacombsState, hero: Hero, action: Action) -> int:
+    """A hero may go over to the other team (engine assumption: one action)."""
+    hero.team = action.get("team")
+    state.log(f"{hero.character} goes over to the {hero.team} team")
+    return 1
 
 
 @handles("cast")
