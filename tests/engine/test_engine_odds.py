@@ -78,7 +78,12 @@ def test_sarcophagus_reroll_matches_enumeration():
         keep = outcome[a] if outcome[a] == "treasure" else min(outcome[a], outcome[b],
                                                                key=order.index)
         reroll[keep] += 1
-    base, lucky = ODDS["tables"]["sarcophagus-table"]["outcomes"]
+    rows = ODDS["tables"]["sarcophagus-table"]["outcomes"]
+    base, lucky = [r for r in rows if "seal" not in r["luck"]]
+    sealed = [r for r in rows if "seal" in r["luck"]]
+    for plain_row, seal_row in zip((base, lucky), sealed, strict=True):
+        assert seal_row["outcomes"]["sealed"] == plain_row["outcomes"]["monster"]
+        assert "monster" not in seal_row["outcomes"]
     for k in order:
         assert F(base["outcomes"].get(k, "0")) == Fraction(plain_counts[k], 6)
         assert F(lucky["outcomes"].get(k, "0")) == Fraction(reroll[k], 36)

@@ -106,6 +106,14 @@ def reveal_odds(table: Table) -> list[dict[str, Any]]:
                 keep = min(first, second, key=preference.index)
                 probs[keep] = probs.get(keep, Fraction(0)) + Fraction(1, n * n)
         out.append({"luck": label, "outcomes": {k: frac(v) for k, v in sorted(probs.items())}})
+        seal = table.modifier("seal")
+        if seal is not None and seal.steps and "monster" in probs:
+            sealed = dict(probs)
+            sealed["sealed"] = sealed.pop("monster")
+            out.append({
+                "luck": f"{label}, {seal.stat} {min(s.min for s in seal.steps)}+ (seal)",
+                "outcomes": {k: frac(v) for k, v in sorted(sealed.items())},
+            })
     return out
 
 
