@@ -8,6 +8,7 @@ import pytest
 from conftest import arena as conftest_arena
 from conftest import canonical_plain, set_stat
 
+from engine.games.catacombs import Game
 from engine.games.catacombs.checks_util import may_try, passes
 from engine.games.catacombs.data import from_plain
 from engine.games.catacombs.monsters import _effect, _enter, ghost_resist, spawn
@@ -308,6 +309,10 @@ def _raw_items() -> set[str]:
             stats = e.get("stats", {})
             out |= {f"{eid}.stats.{k}" for k in ("speed", "health") if stats.get(k)}
             out |= {f"{eid}.stats.{k}" for k, v in stats.get("damage", {}).items() if v}
+        elif kind == "rule":
+            out |= {f"{eid}.{k}" for k in RULE_KEYS if isinstance(e.get(k), int)}
+            if "scale" in e:
+                out |= {f"{eid}.scale.{k}" for k in ("min", "max", "friendly")}
         elif kind == "trap":
             out |= {f"{eid}.{k}" for k in ("speed", "health", "poison_per_stop") if e.get(k)}
             out |= {f"{eid}.jump.{i}" for i in range(len(e.get("jump", [])))}
@@ -320,7 +325,7 @@ def test_cases_cover_every_threshold_table_and_matrix_cell():
     covered = set()
     for cases in (threshold_cases(), modifier_cases(), card_threshold_cases(), roll_cases(),
                   band_cases(), row_cases(), step_cases(), matrix_cases(), count_cases(),
-                  trap_cases(), monster_stat_cases()):
+                  trap_cases(), monster_stat_cases(), rule_number_cases()):
         covered |= {case.id for case in cases}
     missing = sorted(_raw_items() - covered)
     assert missing == [], f"content numbers no test exercises: {missing[:20]}"
@@ -444,3 +449,89 @@ def test_monster_stat(monster_id, field):
         dealt = monster.stats.ranged if field == "ranged" else (
             monster.stats.melee + monster.stats.poison)
         assert hero.hp == 50 - dealt
+
+
+# ----- rule numbers ---------------------------------------------------------------------------
+
+RULE_KEYS = ("actions", "common_per_character", "magic_per_character", "same_accessories_worn",
+             "treasures_per_banknote", "banknotes_per_turn", "relationship_change")
+
+
+def rule_number_cases():
+    for rid in sorted(DATA.rules):
+        raw = DATA.rules[rid].raw
+        for key in RULE_KEYS:
+            if isinstance(raw.get(key), int):
+                yield pytest.param(rid, key, id=f"{rid}.{key}")
+        if "scale" in raw:
+            for key in ("min", "max", "friendly"):
+                yield pytest.param(rid, f"scale.{key}", id=f"{rid}.scale.{key}")
+
+
+@pytest.mark.parametrize(("rule_id", "key"), list(rule_number_cases()))
+def test_rule_number(rule_id, key):
+    """Each number of a rule entity changes what the engine does."""
+    from engine.games.catacombs import relationships as rel
+    from engine.games.catacombs.crevices import friendly_level
+    from engine.games.catacombs.turn import actions_per_turn, first_turn_actions
+
+    raw = DATA.rules[rule_id].raw
+    state = arena(players=2)
+    a, b = state.heroes
+    if key.startswith("scale."):
+        scale = raw["scale"]
+        if key == "scale.friendly":
+            assert friendly_level(state) == scale["friendly"]
+        else:
+            state.set_relation(0, 1, 99 if key == "scale.max" else -99)
+            assert state.relation(0, 1) == scale[key.split(".")[1]]
+        return
+    value = raw[key]
+    if key == "actions":
+        phase = DATA.rules[rule_id].phase
+        if phase == "first-turn":
+            assert first_turn_actions(state) == value
+        elif "allowed_actions" in raw and phase == "turn":
+            assert actions_per_turn(state) == value
+        else:
+            from engine.games.catacombs.crevices import bridge_cost
+            from engine.games.catacombs.exploration import far_seeing_cost
+
+            assert value in (bridge_cost(state), far_seeing_cost(state))
+            tokens = set(raw.get("tokens", ()))
+            assert (bridge_cost(state) == value) if tokens else (far_seeing_cost(state) == value)
+    elif key in ("common_per_character", "magic_per_character"):
+        counter = Game(DATA, players=2, seed=3).new_initial_state()
+        while counter.is_chance_node:
+            counter.apply(counter.sample_chance())
+        rarity = "common" if key.startswith("common") else "magic"
+        laid = sum(n for c, n in counter.pools["counter"].items()
+                   if c in DATA.items and DATA.items[c].rarity == rarity)
+        assert laid == value * 2
+    elif key == "same_accessories_worn":
+        acc = next(i for i in DATA.items.values() if i.slot == "accessory" and i.stats)
+        stat, bonus = next(iter(acc.stats.items()))
+        a.items = []
+        base = state.stat(a, stat)
+        a.items = [acc.id] * (value + 1)
+        assert state.stat(a, stat) == base + bonus * value
+    elif key == "treasures_per_banknote":
+        a.banknotes = b.banknotes = 1
+        state.set_relation(0, 1, 0)
+        rel.lend(state, a, b)
+        assert a.debt == value
+    elif key == "banknotes_per_turn":
+        a.banknotes = b.banknotes = 1
+        state.set_relation(0, 1, -1)
+        rel.lend(state, a, b)
+        debt = a.debt
+        rel.interest(state, a)
+        assert a.debt - debt == value * rel.loan_terms(state)[0]
+    elif key == "relationship_change":
+        _, forgive, slide, _ = rel.loan_terms(state)
+        if rule_id == "loan":
+            assert forgive == value
+        elif rule_id == "usury":
+            assert slide == value
+        else:
+            assert rel._step(state) == value

@@ -214,6 +214,16 @@ def do_build_bridge(state: CatacombsState, hero: Hero, action: Action) -> int:
     f["bridge"] = f.get("bridge", 0) + 1
     state.layout_cache.pop("walk", None)
     state.log(f"{hero.character} builds the bridge up to {f['bridge']}")
+    return bridge_cost(state)
+
+
+def bridge_cost(state: CatacombsState) -> int:
+    """Actions per point of bridge strength (the rule that uses the bridge token)."""
+    bridges = {t.id for t in state.data.tokens_of("bridge")}
+    for rid in sorted(state.data.rules):
+        raw = state.data.rules[rid].raw
+        if "actions" in raw and bridges & set(raw.get("tokens", ())):
+            return int(raw["actions"])
     return 1
 
 

@@ -79,6 +79,16 @@ def do_far_explore(state: CatacombsState, hero: Hero, action: Action) -> int:
     """Lanterns, night-vision goggles and far-seeing characters open a tile from anywhere on
     their own tile for one action."""
     start_exploring(state, hero, (hero.pos[0], hero.pos[1]), action.get("side"))
+    return far_seeing_cost(state)
+
+
+def far_seeing_cost(state: CatacombsState) -> int:
+    """The far-seeing rule's action cost (the rule that names far-seeing items)."""
+    for rid in sorted(state.data.rules):
+        raw = state.data.rules[rid].raw
+        items = [state.data.items.get(i) for i in raw.get("items", ())]
+        if "actions" in raw and any(i is not None and i.far_seeing for i in items):
+            return int(raw["actions"])
     return 1
 
 

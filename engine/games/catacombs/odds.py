@@ -110,10 +110,12 @@ def reveal_odds(table: Table) -> list[dict[str, Any]]:
         if seal is not None and seal.steps and "monster" in probs:
             sealed = dict(probs)
             sealed["sealed"] = sealed.pop("monster")
-            out.append({
-                "luck": f"{label}, {seal.stat} {min(s.min for s in seal.steps)}+ (seal)",
-                "outcomes": {k: frac(v) for k, v in sorted(sealed.items())},
-            })
+            out.append(
+                {
+                    "luck": f"{label}, {seal.stat} {min(s.min for s in seal.steps)}+ (seal)",
+                    "outcomes": {k: frac(v) for k, v in sorted(sealed.items())},
+                }
+            )
     return out
 
 
