@@ -98,9 +98,10 @@ def do_jump(state: CatacombsState, hero: Hero, action: Action) -> int:
 @handles("swim")
 @rule("depth.swim")
 def do_swim(state: CatacombsState, hero: Hero, action: Action) -> int:
-    """Swim across a water crevice for one action."""
+    """Swim across a water crevice (the swim check's action cost)."""
     land(state, hero, action.get("to"))
-    return 1
+    swim = state.data.check("water", "swim")
+    return swim.actions if swim is not None else 1
 
 
 def _feature(state: CatacombsState, hero: Hero, uid: str) -> dict:

@@ -191,7 +191,8 @@ def do_lever(state: CatacombsState, hero: Hero, action: Action) -> int:
     if action.get("how") == "study":
         hero.studied.append(lever["uid"])
         state.log(f"{hero.character} studies a lever: {effect}")
-        return 1
+        study = state.data.check("lever", "study")
+        return study.actions if study is not None else 1
     state.tile_of(hero.pos).features.remove(lever)
     state.log(f"{hero.character} pulls a lever: {effect}")
     if effect == "door":
