@@ -40,8 +40,6 @@ class BuildOptions:
     png: bool = True
     workers: int = 1
     batch_size: int = 40  # faces per WeasyPrint document (outputs do not depend on it)
-    # files made by other stages (the rulebook): (lang, name in the folder, where it is now)
-    extra_files: tuple[tuple[str, str, Path], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -112,3 +112,18 @@ def write_manifest(root: Path, info: dict, known: dict[str, str] | None = None) 
     manifest = {**info, "files": files}
     text = json.dumps(manifest, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
     return atomic_write(root / "manifest.json", text)
+
+
+def refresh_manifest(root: Path) -> Path:
+    """Re-list the files of a built folder after a later stage added some (the rulebook).
+
+    Hashes already in the manifest are reused for files of the same size; new files are hashed.
+    """
+    old = json.loads((root / "manifest.json").read_text("utf-8"))
+    sizes = {f["path"]: (f["bytes"], f["sha256"]) for f in old.pop("files", [])}
+    known = {}
+    for path, (size, sha) in sizes.items():
+        target = root / path
+        if target.is_file() and target.stat().st_size == size:
+            known[path] = sha
+    return write_manifest(root, old, known=known)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
@@ -170,9 +169,6 @@ def write_all(meta: PackMeta, profile: Profile, lang: str, components: Component
         files_of[fmt].append(name)
     if options.png:
         _pngs(out, profile, components, rendered)
-    for extra_lang, name, source in options.extra_files:
-        if extra_lang == lang:
-            shutil.copyfile(source, staging / name)
     write_manifest(staging, _info(meta, profile, lang, components, layouts, files_of, options),
                    known=out.known)
     swap_in(staging, final)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 from pathlib import Path
 
 
@@ -31,23 +30,28 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
-def build_rulebooks(model, langs: tuple[str, ...], args: argparse.Namespace,
-                    scratch: Path) -> tuple[tuple[str, str, Path], ...]:
-    """The rulebook of every language, into a scratch folder; `build` files them in."""
+def build_rulebooks(model, folders: dict[str, Path], args: argparse.Namespace) -> None:
+    """The rulebook of every built language, beside its cards (whose PNGs give the thumbnails);
+    then the folder's manifest lists it too."""
+    from pipeline.build.outputs import refresh_manifest
     from pipeline.rulebook import build_rulebook
 
     if args.no_rulebook or not (model.pack.root / "rules").is_dir():
-        return ()
+        return
     paper = args.rulebook_paper or model.pack.data.get("rules", {}).get("paper", "a5")
-    extras = []
-    for lang in langs or model.pack.languages:
-        for path in build_rulebook(model, lang, scratch / lang, paper=paper,
-                                   booklet=args.booklet, proof=args.proof):
-            extras.append((lang, path.name, path))
-    return tuple(extras)
+    for lang, folder in folders.items():
+        written = build_rulebook(model, lang, folder, paper=paper, booklet=args.booklet,
+                                 proof=args.proof)
+        refresh_manifest(folder)
+        if not args.quiet:
+            for path in written:
+                print(f"relic: wrote {path}", file=sys.stderr)
 
 
 def run(args: argparse.Namespace) -> int:
+    from pipeline.build import BuildOptions, build
+    from pipeline.build.progress import Progress
+    from pipeline.build.render import default_workers
     from pipeline.checks.assets import check as check_assets
     from pipeline.diagnostics import RelicError, Severity
     from pipeline.stages import load_model, pack_dir_for
@@ -57,28 +61,15 @@ def run(args: argparse.Namespace) -> int:
     unsafe = [d for d in check_assets(model) if d.severity is Severity.ERROR]
     if unsafe:
         raise RelicError(unsafe)
-    langs = () if args.lang == "all" else tuple(args.lang.split(","))
-    with tempfile.TemporaryDirectory(prefix="relic-rulebook-") as scratch:
-        extras = build_rulebooks(model, langs, args, Path(scratch))
-        return _build_cards(model, args, langs, extras)
-
-
-def _build_cards(model, args: argparse.Namespace, langs: tuple[str, ...],
-                 extras: tuple[tuple[str, str, Path], ...]) -> int:
-    from pipeline.build import BuildOptions, build
-    from pipeline.build.progress import Progress
-    from pipeline.build.render import default_workers
-
     options = BuildOptions(
         out_root=Path(args.out) if args.out else Path("build") / model.pack.id,
         cache_dir=Path(args.cache),
-        langs=langs,
+        langs=() if args.lang == "all" else tuple(args.lang.split(",")),
         paper=args.paper,
         duplex=not args.no_duplex,
         proof=args.proof,
         png=not args.no_png,
         workers=args.jobs or default_workers(),
-        extra_files=extras,
     )
     progress = Progress(quiet=args.quiet)
     result = build(model, options, progress)
@@ -89,4 +80,5 @@ def _build_cards(model, args: argparse.Namespace, langs: tuple[str, ...],
         rate = result.components / result.seconds if result.seconds else 0
         print(f"relic: {result.components} components in {result.seconds:.2f} s "
               f"({rate:.0f}/s)", file=sys.stderr)
+    build_rulebooks(model, {lang.lang: lang.folder for lang in result.langs}, args)
     return 0

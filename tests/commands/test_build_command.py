@@ -13,12 +13,14 @@ FIXTURE = Path(__file__).resolve().parent.parent / "build" / "fixtures" / "mini"
 
 
 def test_rulebook_lands_in_each_language_folder_and_manifest(tmp_path, monkeypatch, capsys):
-    content = tmp_path / "content"
+    content, out = tmp_path / "content", tmp_path / "out"
     shutil.copytree(FIXTURE, content / "mini")
     (content / "mini" / "rules").mkdir(exist_ok=True)
     calls = []
 
     def fake_rulebook(model, lang, out_dir, *, paper="a5", booklet=False, proof=False):
+        # the book is made beside the finished cards of its language (thumbnails come from them)
+        assert out_dir == out / lang and (out_dir / "manifest.json").is_file()
         calls.append((model.pack.id, lang, paper, booklet, proof))
         out_dir.mkdir(parents=True, exist_ok=True)
         path = out_dir / "rulebook.pdf"
@@ -26,7 +28,6 @@ def test_rulebook_lands_in_each_language_folder_and_manifest(tmp_path, monkeypat
         return [path]
 
     monkeypatch.setattr("pipeline.rulebook.build_rulebook", fake_rulebook)
-    out = tmp_path / "out"
     code = cli.main(["build", "--pack", "mini", "--content", str(content), "--out", str(out),
                      "--cache", str(tmp_path / "cache"), "--no-png", "--quiet", "--jobs", "1",
                      "--rulebook-paper", "a4"])
