@@ -86,6 +86,7 @@ class Piece:
         return self.alive and self.awake and self.under == 0
 
 
+STAT_NAMES = ("speed", "strength", "dexterity", "knowledge", "luck", "communication", "attention")
 PHASE_SETUP, PHASE_SHOP, PHASE_PLAY, PHASE_OVER = "setup", "shop", "play", "over"
 
 
@@ -185,6 +186,23 @@ class CatacombsState(GameState):
             for card, n in sorted(pool.items())
             if n > 0
         ]
+
+    def sample_chance(self) -> Action:
+        """Draw a chance outcome with the state's own generator (integer weights: fast)."""
+        head = self.queue[0]
+        if head["t"] == "draw":
+            pool = self.pools.get(head["pool"], {})
+            cards = sorted(c for c, n in pool.items() if n > 0)
+            pick = self.rng.below(sum(pool[c] for c in cards))
+            for card in cards:
+                if pick < pool[card]:
+                    return Action.of("draw", card=card)
+                pick -= pool[card]
+        if head["t"] == "roll":
+            dice = _parse_dice(head["dice"])
+            if dice.count == 1:
+                return Action.of("roll", value=dice.modifier + 1 + self.rng.below(dice.sides))
+        return super().sample_chance()
 
     def _apply(self, action: Action) -> None:
         self._memo = {}
@@ -289,17 +307,28 @@ class CatacombsState(GameState):
         return self.next_uid - 1
 
     def stat(self, hero: Hero, name: str) -> int:
+        if name == "health":
+            return hero.hp
+        return self.stats(hero)[name]
+
+    def stats(self, hero: Hero) -> dict[str, int]:
+        """The hero's stats with bonuses and worn equipment (cached while they stay the same)."""
+        key = (hero.character, tuple(hero.items), tuple(sorted(hero.bonus.items())), hero.speed_set)
+        cache = self._memo.setdefault("stats", {})
+        found = cache.get(key)
+        if found is None:
+            found = {n: self._stat(hero, n) for n in STAT_NAMES}
+            cache[key] = found
+        out = dict(found)
+        out["health"] = hero.hp
+        return out
+
+    def _stat(self, hero: Hero, name: str) -> int:
         base = self.data.characters[hero.character].stats.get(name, 0) if hero.character else 0
         value = base + hero.bonus.get(name, 0) + equipment_bonus(self, hero, name)
         if name == "speed" and hero.speed_set is not None:
             value = min(value, hero.speed_set)
         return value
-
-    def stats(self, hero: Hero) -> dict[str, int]:
-        names = ("speed", "strength", "dexterity", "knowledge", "luck", "communication")
-        out = {n: self.stat(hero, n) for n in (*names, "attention")}
-        out["health"] = hero.hp
-        return out
 
     def meet(self, hero: Hero, piece: Piece) -> None:
         """The hero has met this monster (counted once per monster)."""
@@ -420,6 +449,11 @@ class CatacombsState(GameState):
         return isinstance(other, CatacombsState) and self.to_dict() == other.to_dict()
 
     __hash__ = None  # type: ignore[assignment]
+
+
+@lru_cache(maxsize=64)
+def _parse_dice(text: str) -> Dice:
+    return Dice.parse(text)
 
 
 @lru_cache(maxsize=64)
