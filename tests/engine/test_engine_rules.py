@@ -250,6 +250,7 @@ def test_matrix_cell(who, obstacle, cell):
         tile = state.tile_of(state.heroes[0].pos)
         c, r = next((c, r) for c, r in tile.floor_cells())
         tile.traps.append([obstacle, c, r])
+        state.refresh()
         pos = (tile.slot[0], tile.slot[1], c, r)
         piece.pos = (tile.slot[0], tile.slot[1], c, r)
         state.pieces.append(piece)

@@ -10,10 +10,11 @@ from engine.games.catacombs.board import Pos, slot_key
 from engine.games.catacombs.checks_util import apply_outcome, poison, result_band
 from engine.games.catacombs.data import MatrixCell, Monster
 from engine.games.catacombs.movement import (
-    closed_door,
-    crevice_cell,
+    OPPOSITE_SIDE,
+    cell_traps,
+    obstacle_index,
+    squeeze_sides,
     steps_graph,
-    vertical_crevice,
 )
 from engine.games.catacombs.registry import task
 from engine.games.catacombs.state import CatacombsState, Hero, Piece
@@ -73,20 +74,27 @@ def matrix_cell(state: CatacombsState, piece: Piece, obstacle: str) -> MatrixCel
 def _obstacles(state: CatacombsState, pos: Pos, came: Pos, side: str | None) -> list[tuple]:
     """The obstacles met on entering `pos` from `came`: (name, width, feature)."""
     out = []
-    door = closed_door(state, pos)
-    if door is not None:
+    doors, crevices = obstacle_index(state)
+    door = doors.get(pos)
+    if door is not None and not door.get("open"):
         token = state.data.tokens.get(door.get("card") or "")
         locked = bool(token and token.hidden.get("locked"))
         out.append(("locked-door" if locked else "door", 0, door))
-    crevice = crevice_cell(state, pos)
-    if crevice is not None:
+    crevice = crevices.get(pos)
+    if crevice is not None and not crevice.get("bridged"):
         name = "water" if crevice.get("depth") == "water" else "crevice-horizontal"
         if crevice.get("bridge", 0) > 0:
             name = "bridge"
         out.append((name, int(crevice.get("width") or 1), crevice))
-    if vertical_crevice(state, came, side, pos) is not None:
-        out.append(("crevice-vertical", 0, None))
-    trap = state.tile_of(pos).trap_at(pos[2], pos[3])
+    if side is not None:
+        squeezes = squeeze_sides(state)
+        if (came[0], came[1], side) in squeezes or (
+            pos[0],
+            pos[1],
+            OPPOSITE_SIDE[side],
+        ) in squeezes:
+            out.append(("crevice-vertical", 0, None))
+    trap = cell_traps(state).get(pos)
     if trap is not None:
         out.append((trap, 0, None))
     return out

@@ -64,6 +64,26 @@ def closed_door(state: CatacombsState, pos: Pos) -> dict | None:
     return None
 
 
+def obstacle_index(state: CatacombsState) -> tuple[dict[Pos, dict], dict[Pos, dict]]:
+    """Door features and horizontal crevice features by cell (cached until a passage or
+    tile changes)."""
+
+    def build() -> tuple[dict, dict]:
+        doors: dict[Pos, dict] = {}
+        crevices: dict[Pos, dict] = {}
+        for key, tile in state.tiles.items():
+            tx, ty = (int(v) for v in key.split(","))
+            for f in tile.features:
+                if f["type"] == "door" and f.get("cell"):
+                    doors.setdefault((tx, ty, f["cell"][0], f["cell"][1]), f)
+                elif f["type"] == "crevice" and f.get("orientation") == "horizontal":
+                    for c, r in f.get("cells", []):
+                        crevices.setdefault((tx, ty, c, r), f)
+        return doors, crevices
+
+    return _cached(state, "obstacles", build)
+
+
 def _cached(state: CatacombsState, key: str, build) -> Any:
     """A per-state cache of layout-derived data, cleared by `state.touch_layout()`."""
     cache = state.layout_cache

@@ -155,6 +155,7 @@ class CatacombsState(GameState):
         elif what == "passage":
             self.layout_cache.pop("walk", None)
             self.layout_cache.pop("squeeze", None)
+            self.layout_cache.pop("obstacles", None)
         else:
             self.layout_cache.pop("visited", None)
 
