@@ -54,6 +54,7 @@ from pathlib import Path
 from pipeline.diagnostics import RelicError, Severity, Span, error
 from pipeline.fsutil import atomic_write
 from pipeline.model import Model
+from pipeline.rulebook.views import THUMBS_URL
 
 __all__ = ["build_rulebook", "find_thumbnails"]
 
@@ -163,7 +164,7 @@ def build_rulebook(model: Model, lang: str, out_dir: Path, *, paper: str = "a5",
             raise RelicError(left)
         roots = (bk.PROJECT_ROOT / "assets", bk.TEMPLATES, Path(tmp).resolve(),
                  pack_root.resolve())
-        data = pdf.html_to_pdf(html, roots, bk.TEMPLATES)
+        data = pdf.html_to_pdf(html, roots, bk.TEMPLATES, {THUMBS_URL: Path(tmp)})
     written = [atomic_write(out_dir / "rulebook.pdf", data)]
     if booklet:
         written.append(atomic_write(out_dir / "rulebook-booklet.pdf", pdf.booklet(data)))

@@ -6,7 +6,7 @@ import io
 import logging
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -36,10 +36,19 @@ class FolderFetcher(URLFetcher):
     No network: http(s), data, ftp and files elsewhere (symlinks and `..` resolved first) fail.
     """
 
-    def __init__(self, roots: tuple[Path, ...]):
+    def __init__(self, roots: tuple[Path, ...], virtual: Mapping[str, Path] | None = None):
         super().__init__(allowed_protocols=("file",))
-        self.roots = tuple(r.resolve() for r in roots)
+        self.virtual = {prefix: root.resolve() for prefix, root in (virtual or {}).items()}
+        self.roots = tuple(r.resolve() for r in roots) + tuple(self.virtual.values())
         self.refused: list[str] = []
+
+    def local_path(self, url_path: str) -> Path:
+        """A virtual folder (`/relic-thumbs/…`) keeps URLs, and so image ids, independent of
+        where the files really are; everything else is a plain file path."""
+        for prefix, root in self.virtual.items():
+            if url_path.startswith(prefix):
+                return root / url_path[len(prefix):]
+        return Path(url_path)
 
     def allowed(self, path: Path) -> bool:
         real = path.resolve()
@@ -47,7 +56,7 @@ class FolderFetcher(URLFetcher):
 
     def fetch(self, url: str, headers: object = None) -> URLFetcherResponse:
         parts = urlsplit(url)
-        path = Path(unquote(parts.path))
+        path = self.local_path(unquote(parts.path))
         if parts.scheme != "file" or parts.netloc not in ("", "localhost") or \
                 path.suffix.lower() not in MIME or not self.allowed(path):
             self.refused.append(url)
@@ -77,9 +86,10 @@ def fixed_timestamps() -> Iterator[None]:
                 os.environ["SOURCE_DATE_EPOCH"] = old
 
 
-def html_to_pdf(html: str, roots: tuple[Path, ...], base: Path) -> bytes:
+def html_to_pdf(html: str, roots: tuple[Path, ...], base: Path,
+                virtual: Mapping[str, Path] | None = None) -> bytes:
     """The PDF of `html`; byte-identical for identical input (fixed dates, fixed font stamps)."""
-    fetcher = FolderFetcher(roots)
+    fetcher = FolderFetcher(roots, virtual)
     logging.getLogger("weasyprint").setLevel(logging.ERROR)
     with fixed_timestamps():
         doc = weasyprint.HTML(string=html, base_url=str(base) + "/", url_fetcher=fetcher).render()

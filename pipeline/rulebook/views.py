@@ -6,6 +6,7 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from pipeline.model import Entity, Model
 from pipeline.rulebook.i18n import label, localized, word
@@ -112,7 +113,7 @@ def monster_view(model: Model, e: Entity, lang: str, thumb: Path | None) -> dict
         "attack": ", ".join(word(a, lang) for a in e.get("attack", ())),
         "reward_normal": alternatives(rewards.get("uncontrolled", ()), model, lang),
         "reward_controlled": alternatives(rewards.get("controlled", ()), model, lang),
-        "thumb": thumb.as_uri() if thumb else None,
+        "thumb": thumb_url(thumb) if thumb else None,
     }
 
 
@@ -192,7 +193,7 @@ def character_view(model: Model, e: Entity, lang: str, thumb: Path | None) -> di
         "start": amounts(start, model, lang) if start else "—",
         "abilities": [localized(a.get("text"), lang, src) for a in e.get("abilities", ())
                       if a.get("text") is not None],
-        "thumb": thumb.as_uri() if thumb else None,
+        "thumb": thumb_url(thumb) if thumb else None,
     }
 
 
@@ -240,5 +241,14 @@ def list_view(model: Model, kind: str, fields: list[str], lang: str) -> dict[str
     return {"heads": heads, "rows": rows}
 
 
+THUMBS_URL = "/relic-thumbs/"
+
+
 def thumb(model: Model, entity_id: str, lang: str, path: Path) -> dict[str, str]:
-    return {"name": name_of(model, model.by_id[entity_id], lang), "src": path.as_uri()}
+    return {"name": name_of(model, model.by_id[entity_id], lang), "src": thumb_url(path)}
+
+
+def thumb_url(path: Path) -> str:
+    """A stable virtual URL: WeasyPrint names images by the hash of their URL, so a temporary
+    folder's name must not reach it (builds stay byte-identical)."""
+    return f"file://{THUMBS_URL}{quote(path.name)}"
