@@ -84,7 +84,11 @@ def test_cached_path_data_matches_a_fresh_state(seed):
             break
         if step % 25 == 0 and state.tiles:
             fresh = state.clone()
-            for fn in (steps_graph, frontier, blocked_cells, squeeze_sides, visited_slots):
+            from engine.games.catacombs.monsters import crawl_graph
+
+            crawl_graph(state)
+            for fn in (steps_graph, frontier, blocked_cells, squeeze_sides, visited_slots,
+                       crawl_graph):
                 assert fn(state) == fn(fresh), fn.__name__
         state.apply(state.sample_chance() if state.is_chance_node
                     else bots[state.current_player].choose(state))

@@ -181,43 +181,46 @@ def crawl_graph(state: CatacombsState) -> dict[Pos, list[tuple[Pos, str | None]]
     cell like any other) and across any edge two laid tiles share."""
 
     def build() -> dict:
-        board = state.board
         graph: dict[Pos, list[tuple[Pos, str | None]]] = {}
-        for key, tile in state.tiles.items():
+        for key in state.tiles:
             tx, ty = (int(v) for v in key.split(","))
-            for r in range(tile.rows):
-                for c in range(tile.cols):
-                    out = []
-                    for dc, dr, side in (
-                        (0, -1, "north"),
-                        (1, 0, "east"),
-                        (0, 1, "south"),
-                        (-1, 0, "west"),
-                    ):
-                        nc, nr = c + dc, r + dr
-                        if 0 <= nc < tile.cols and 0 <= nr < tile.rows:
-                            out.append(((tx, ty, nc, nr), None))
-                            continue
-                        nslot = (tx + dc, ty + dr)
-                        there = board.tile_at(nslot)
-                        if there is None:
-                            continue
-                        index = c if side in ("north", "south") else r
-                        limit = there.cols if side in ("north", "south") else there.rows
-                        index = min(index, limit - 1)
-                        facing = {
-                            "north": "south",
-                            "south": "north",
-                            "east": "west",
-                            "west": "east",
-                        }[side]
-                        out.append(((*nslot, *there.edge_cell(facing, index)), side))
-                    graph[(tx, ty, c, r)] = out
+            graph.update(crawl_cells(state, (tx, ty)))
         return graph
 
     from engine.games.catacombs.movement import _cached
 
     return _cached(state, "crawl", build)
+
+
+def crawl_cells(state: CatacombsState, slot: tuple[int, int]) -> dict:
+    """The crawl graph's entries for every cell of one tile."""
+    board = state.board
+    tile = board.tile_at(slot)
+    tx, ty = slot
+    graph: dict[Pos, list[tuple[Pos, str | None]]] = {}
+    for r in range(tile.rows):
+        for c in range(tile.cols):
+            out: list[tuple[Pos, str | None]] = []
+            for dc, dr, side in (
+                (0, -1, "north"),
+                (1, 0, "east"),
+                (0, 1, "south"),
+                (-1, 0, "west"),
+            ):
+                nc, nr = c + dc, r + dr
+                if 0 <= nc < tile.cols and 0 <= nr < tile.rows:
+                    out.append(((tx, ty, nc, nr), None))
+                    continue
+                nslot = (tx + dc, ty + dr)
+                there = board.tile_at(nslot)
+                if there is None:
+                    continue
+                index = c if side in ("north", "south") else r
+                limit = there.cols if side in ("north", "south") else there.rows
+                facing = OPPOSITE_SIDE[side]
+                out.append(((*nslot, *there.edge_cell(facing, min(index, limit - 1))), side))
+            graph[(tx, ty, c, r)] = out
+    return graph
 
 
 def _near(state: CatacombsState, pos: Pos, goals: set[Pos]) -> bool:

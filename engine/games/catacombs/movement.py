@@ -111,7 +111,7 @@ def steps_graph(state: CatacombsState) -> dict[Pos, list[tuple[Pos, str | None]]
 def tile_laid(state: CatacombsState, slot: tuple[int, int]) -> None:
     """Update the cached step graph and frontier for a new tile and its neighbours only."""
     cache = state.layout_cache
-    steps, edges = cache.get("steps"), cache.get("frontier")
+    steps, edges, crawl = cache.get("steps"), cache.get("frontier"), cache.get("crawl")
     state.touch_layout("tiles")
     if steps is None or edges is None:
         return
@@ -128,6 +128,12 @@ def tile_laid(state: CatacombsState, slot: tuple[int, int]) -> None:
             else:
                 edges.pop(pos, None)
     state.layout_cache["steps"], state.layout_cache["frontier"] = steps, edges
+    if crawl is not None:
+        from engine.games.catacombs.monsters import crawl_cells
+
+        for slot_ in touched:
+            crawl.update(crawl_cells(state, slot_))
+        state.layout_cache["crawl"] = crawl
 
 
 def frontier(state: CatacombsState) -> dict[Pos, list[str]]:

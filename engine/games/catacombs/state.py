@@ -121,6 +121,7 @@ class CatacombsState(GameState):
         self._front = []
         self._memo: dict[Any, Any] = {}
         self.layout_cache: dict[Any, Any] = {}
+        self._stats_cache: dict[Any, Any] = {}
 
     # ----- the OpenSpiel interface ------------------------------------------------------------
     @property
@@ -146,6 +147,7 @@ class CatacombsState(GameState):
         """Forget every cache; call after changing the state by hand (tests, tools)."""
         self._memo = {}
         self.layout_cache = {}
+        self._stats_cache = {}
 
     def touch_layout(self, what: str = "tiles") -> None:
         """Forget cached path data: `tiles` (a tile laid: everything), `passage` (a door or
@@ -315,7 +317,7 @@ class CatacombsState(GameState):
     def stats(self, hero: Hero) -> dict[str, int]:
         """The hero's stats with bonuses and worn equipment (cached while they stay the same)."""
         key = (hero.character, tuple(hero.items), tuple(sorted(hero.bonus.items())), hero.speed_set)
-        cache = self._memo.setdefault("stats", {})
+        cache = self._stats_cache
         found = cache.get(key)
         if found is None:
             found = {n: self._stat(hero, n) for n in STAT_NAMES}
