@@ -425,6 +425,7 @@ class Trap:
     jump: tuple[tuple[int, int], ...]
     neutralized_by: tuple[str, ...]
     checks: tuple[str, ...]
+    stops: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -710,6 +711,7 @@ def _trap(e: Mapping[str, Any]) -> Trap:
         jump=tuple((int(j["distance"]), int(j["cells"])) for j in e.get("jump", ())),
         neutralized_by=tuple(e.get("neutralized_by", ())),
         checks=tuple(e.get("checks", ())),
+        stops=tuple(e.get("stops", ())),
     )
 
 
