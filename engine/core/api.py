@@ -23,7 +23,8 @@ class Action:
 
     @classmethod
     def of(cls, kind: str, **args: Scalar) -> Action:
-        return cls(kind, tuple(sorted(args.items())))
+        items = tuple(args.items())
+        return cls(kind, items if len(items) < 2 else tuple(sorted(items)))
 
     def get(self, name: str, default: Any = None) -> Any:
         for key, value in self.args:

@@ -372,14 +372,16 @@ def _goal_distances(state: CatacombsState, hero: Hero) -> dict[Pos, int]:
         if g not in dist:
             dist[g] = 0
             queue.append(g)
+    popleft, append, empty = queue.popleft, queue.append, ()
     while queue:
-        pos = queue.popleft()
-        for nxt, _ in graph.get(pos, ()):
+        pos = popleft()
+        step = dist[pos] + 1
+        for nxt, _ in graph.get(pos, empty):
             if nxt not in dist and nxt not in stuck:
-                dist[nxt] = dist[pos] + 1
-                queue.append(nxt)
-        for nxt in back.get(pos, ()):
+                dist[nxt] = step
+                append(nxt)
+        for nxt in back.get(pos, empty):
             if nxt not in dist:
-                dist[nxt] = dist[pos] + 1
-                queue.append(nxt)
+                dist[nxt] = step
+                append(nxt)
     return dist

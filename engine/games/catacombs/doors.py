@@ -6,14 +6,14 @@ from engine.core.api import Action
 from engine.core.rules import rule
 from engine.games.catacombs.board import Pos
 from engine.games.catacombs.checks_util import may_try
-from engine.games.catacombs.movement import closed_door
+from engine.games.catacombs.movement import closed_door, steps_graph
 from engine.games.catacombs.registry import actions_of, handles, task
 from engine.games.catacombs.state import CatacombsState, Hero
 
 
 def doors_next_to(state: CatacombsState, hero: Hero) -> list[tuple[Pos, dict]]:
     out = []
-    for nxt, _ in state.board.steps(hero.pos):
+    for nxt, _ in steps_graph(state).get(hero.pos, ()):
         door = closed_door(state, nxt)
         if door is not None:
             out.append((nxt, door))
@@ -108,7 +108,7 @@ def lock_actions(state: CatacombsState, hero: Hero) -> list[Action]:
     if not set(RELOCKING) & set(hero.items):
         return []
     out = []
-    for nxt, _ in state.board.steps(hero.pos):
+    for nxt, _ in steps_graph(state).get(hero.pos, ()):
         for f in state.tile_of(nxt).features:
             opened = f["type"] == "door" and f.get("open") and f.get("by") in RELOCKING
             if (
@@ -123,7 +123,7 @@ def lock_actions(state: CatacombsState, hero: Hero) -> list[Action]:
 @handles("lock")
 def do_lock(state: CatacombsState, hero: Hero, action: Action) -> int:
     """Lock a door again with a key or a lockpick (one action)."""
-    for nxt, _ in state.board.steps(hero.pos):
+    for nxt, _ in steps_graph(state).get(hero.pos, ()):
         for f in state.tile_of(nxt).features:
             if f.get("uid") == action.get("door"):
                 f["open"] = False

@@ -126,6 +126,14 @@ def _effect(state: CatacombsState, piece: Piece, name: str, width: int) -> str:
     "doors.others",
 )
 def passable(state: CatacombsState, piece: Piece, pos: Pos, came: Pos, side: str | None) -> bool:
+    doors, crevices = obstacle_index(state)
+    if (
+        pos not in doors
+        and pos not in crevices
+        and pos not in cell_traps(state)
+        and (side is None or not squeeze_sides(state))
+    ):
+        return True
     return all(
         _effect(state, piece, name, width) != "blocked"
         for name, width, _ in _obstacles(state, pos, came, side)
@@ -289,7 +297,7 @@ def monster_act(state: CatacombsState, t: dict, _: object) -> None:
 
 
 def _side_between(state: CatacombsState, a: Pos, b: Pos) -> str | None:
-    for nxt, side in state.board.steps(a):
+    for nxt, side in steps_graph(state).get(a, ()):
         if nxt == b:
             return side
     return None
