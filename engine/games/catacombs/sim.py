@@ -256,7 +256,10 @@ def render_text(full: dict[str, Any]) -> str:
     r = full["report"]
     c = full["config"]
     lines = [
-        f"catacombs: {r['games']} games, {r['players']} players, bot {c['bot']}, seed {c['seed']}",
+        f"catacombs: {r['games']} games, {r['players']} players, bot {c['bot']}, seed {c['seed']}"
+        f", turn bound {c['max_rounds']} rounds"
+        + (", team markers" if c.get("teams") else "")
+        + (", monster players" if c.get("monster_players") else ""),
         "",
         "win rate by character",
     ]
