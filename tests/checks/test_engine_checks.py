@@ -3,6 +3,7 @@ fail at the line of the mutation; the canonical content has no engine errors."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -105,3 +106,16 @@ def _data():
     from pipeline.stages import load_model
 
     return from_plain(load_model(CANONICAL).to_plain())
+
+
+def test_too_few_tokens_for_the_icons_is_a_warning(tmp_path):
+    pack = tmp_path / "catacombs"
+    shutil.copytree(CANONICAL, pack)
+    path = pack / "tokens.yaml"
+    text = path.read_text(encoding="utf-8")
+    text = re.sub(r"(- id: cache-plus-\d+\n  kind: token\n  count: )\d+", r"\g<1>1", text)
+    path.write_text(text, encoding="utf-8")
+    result = analyze(pack)
+    short = [d for d in result.diagnostics if d.code == "engine-count-short"]
+    assert short and short[0].severity is Severity.WARNING
+    assert short[0].span.file.endswith("tokens.yaml") and "cache icons" in short[0].message

@@ -268,6 +268,7 @@ def check_decks(data: Catacombs, max_players: int = 8) -> list[Finding]:
                         key,
                     )
                 )
+    out += _icon_supplies(data)
     labyrinth = sum(t.count for t in data.tiles.values() if t.type == "labyrinth")
     finals = sum(t.count for t in data.tiles.values() if t.type == "final")
     if labyrinth < 1 or finals != 1:
@@ -280,6 +281,69 @@ def check_decks(data: Catacombs, max_players: int = 8) -> list[Finding]:
                 first,
             )
         )
+    return out
+
+
+ICON_TOKENS = {
+    "cache": "cache",
+    "statue": "statue",
+    "door": "door",
+    "lever": "lever",
+    "floor-hatch": "floor-hatch",
+}
+ICON_DECKS = {"trap": "hidden-trap", "stash": "stash"}
+
+
+def _icon_supplies(data: Catacombs) -> list[Finding]:
+    """Every icon on the tile set finds a token or card even when all tiles are laid, and the
+    event deck lasts for every tile laid after the first."""
+    icons: dict[str, int] = {}
+    for tile in data.tiles.values():
+        for icon, _, _ in tile.icons:
+            icons[icon] = icons.get(icon, 0) + tile.count
+    out = []
+    for icon, token_type in ICON_TOKENS.items():
+        tokens = data.tokens_of(token_type)
+        have = sum(t.count for t in tokens)
+        if icons.get(icon, 0) > have and tokens:
+            out.append(
+                Finding(
+                    "count-short",
+                    f"the tiles show {icons[icon]} {icon} icons but there are {have} {token_type} "
+                    f"tokens: the last ones stay empty",
+                    sorted(t.id for t in tokens)[0],
+                    "count",
+                    severity="warning",
+                )
+            )
+    for icon, deck_type in ICON_DECKS.items():
+        deck = data.deck_of_type(deck_type)
+        have = sum(data.copies(c) for c in data.cards_in(deck.id)) if deck else 0
+        if deck is not None and icons.get(icon, 0) > have:
+            out.append(
+                Finding(
+                    "count-short",
+                    f"the tiles show {icons[icon]} {icon} icons but the {deck.id} holds "
+                    f"{have} cards",
+                    deck.id,
+                    "",
+                    severity="warning",
+                )
+            )
+    events = data.deck_of_type("event")
+    laid = sum(t.count for t in data.tiles.values() if t.type in ("labyrinth", "final")) - 1
+    if events is not None:
+        have = sum(data.copies(c) for c in data.cards_in(events.id))
+        if have < laid:
+            out.append(
+                Finding(
+                    "count-short",
+                    f"{laid} tiles are laid after the first but the {events.id} holds {have} cards",
+                    events.id,
+                    "",
+                    severity="warning",
+                )
+            )
     return out
 
 
