@@ -521,3 +521,21 @@ def test_in_team_play_intrigues_hit_only_the_rival_team():
     assert intrigue_targets(state, a) == [c]
     a.team = b.team = c.team = ""
     assert intrigue_targets(state, a) == [b, c]
+
+
+def test_a_hired_bandit_becomes_a_mercenary_card():
+    state = arena(DATA, players=1)
+    hero = state.heroes[0]
+    assert sum(state.pools.get("mercenary", {}).values()) > 0
+    hire = DATA.check("bandit", "hire")
+    for t in hire.requires:
+        set_stat(state, hero, t.stat, t.min)
+    hero.treasures = hire.cost_treasures
+    bandit = spawn(state, "bandit", hero.pos, awake=True)
+    state.actions_left = 2
+    state.refresh()
+    state.apply(Action.of("bargain", target=bandit.uid, how="hire"))
+    while state.is_chance_node:
+        state.apply(state.sample_chance())
+    assert not bandit.alive and hero.treasures == 0
+    assert any(DATA.cards[c].attack for c in hero.spells if c in DATA.cards)

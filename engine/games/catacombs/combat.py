@@ -4,7 +4,7 @@ the demon, buying off and hiring bandits, rewards."""
 from __future__ import annotations
 
 from engine.core.api import Action
-from engine.core.rules import PARTIAL, rule
+from engine.core.rules import rule
 from engine.games.catacombs.checks_util import may_try, passes
 from engine.games.catacombs.monsters import _adjacent_tile, _near, kill_piece
 from engine.games.catacombs.registry import actions_of, handles, options, task
@@ -178,19 +178,21 @@ def _spend_magic(state: CatacombsState, hero: Hero) -> None:
 
 
 @handles("bargain")
-@rule(
-    "bandit.buy-off",
-    "bandit.hire",
-    status=PARTIAL,
-    note="a hired bandit leaves; no mercenary card is drawn",
-)
+@rule("bandit.buy-off", "bandit.hire")
 def do_bargain(state: CatacombsState, hero: Hero, action: Action) -> int:
-    """Communication 4+ buys a bandit off with treasures; 5+ hires it."""
+    """Communication 4+ buys a bandit off with treasures; 5+ hires it: the bandit leaves and
+    the hero draws a mercenary card face down (within the hire limit)."""
+    from engine.games.catacombs.setup import mercenaries
+
     piece = _target(state, action.get("target"))
     check = state.data.check(piece.monster, action.get("how"))
     hero.treasures -= check.cost_treasures
     piece.alive = False
     state.log(f"{hero.character} {action.get('how')}s the {piece.monster}")
+    limit = state.data.characters[hero.character].hire_limit
+    pool = state.pools.get("mercenary", {})
+    if action.get("how") == "hire" and sum(pool.values()) and len(mercenaries(state, hero)) < limit:
+        state.push("draw", "receive-card", pool="mercenary", seat=hero.seat)
     return check.actions
 
 

@@ -317,7 +317,14 @@ def split_tiles(state: CatacombsState) -> None:
 @task("start")
 @rule("start.first-tile", "start.first-move")
 def start(state: CatacombsState, t: dict, _: object) -> None:
-    """The first tile is drawn and laid; the ceiling hatch goes in its centre."""
+    """The first tile is drawn and laid; the ceiling hatch goes in its centre. Unsold
+    mercenaries go back to their deck (hired bandits draw from it)."""
+    counter = state.pools["counter"]
+    for card in sorted(counter):
+        if card in state.data.cards and state.data.cards[card].attack and counter[card]:
+            pool = state.pools.setdefault("mercenary", {})
+            pool[card] = pool.get(card, 0) + counter[card]
+            counter[card] = 0
     state.push("draw", "first-tile", pool="tiles")
 
 

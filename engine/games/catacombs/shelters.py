@@ -31,13 +31,7 @@ def shelter_actions(state: CatacombsState, hero: Hero) -> list[Action]:
 
 
 @handles("shelter")
-@rule(
-    "shelters.hide",
-    "shelters.three-turns",
-    "shelters.surprise",
-    status=PARTIAL,
-    note="no surprise-attack bonus; nobody forces heroes out",
-)
+@rule("shelters.hide", "shelters.three-turns")
 def do_shelter(state: CatacombsState, hero: Hero, action: Action) -> int:
     """Hiding costs an action and lasts the check's turns; monsters walk past hidden heroes."""
     how = action.get("how")
@@ -76,3 +70,8 @@ def do_force_out(state: CatacombsState, hero: Hero, action: Action) -> int:
     other.hidden = 0
     state.log(f"{hero.character} forces {other.character} out of the shelter")
     return 1
+
+
+@rule("shelters.surprise", status=PARTIAL, note="the surprise-attack bonus has no number")
+def surprise_attack() -> None:
+    """Not implemented: the seed gives attacks from a shelter a bonus without a number."""
