@@ -528,6 +528,7 @@ def test_a_hired_bandit_becomes_a_mercenary_card():
     hero = state.heroes[0]
     assert sum(state.pools.get("mercenary", {}).values()) > 0
     hire = DATA.check("bandit", "hire")
+    hero.character = next(c.id for c in DATA.characters.values() if c.hire_limit > 0)
     for t in hire.requires:
         set_stat(state, hero, t.stat, t.min)
     hero.treasures = hire.cost_treasures
