@@ -540,3 +540,20 @@ def test_a_hired_bandit_becomes_a_mercenary_card():
         state.apply(state.sample_chance())
     assert not bandit.alive and hero.treasures == 0
     assert any(DATA.cards[c].attack for c in hero.spells if c in DATA.cards)
+
+
+def test_the_demons_doom_knowledge_is_drawn_where_it_appears():
+    from engine.games.catacombs.ending import pick_up_belongings
+
+    state = arena(DATA, players=4)
+    hero = state.heroes[0]
+    spawn(state, "demon", hero.pos, awake=True)
+    state.advance()
+    state.refresh()
+    while state.is_chance_node:
+        state.apply(state.sample_chance())
+    tile = state.tile_of(hero.pos)
+    assert any(f["type"] == "knowledge" for f in tile.features)
+    before = hero.secret_knowledge
+    pick_up_belongings(state, hero)
+    assert hero.secret_knowledge == before + 1

@@ -67,6 +67,10 @@ def drop_belongings(state: CatacombsState, hero: Hero) -> None:
 def pick_up_belongings(state: CatacombsState, hero: Hero) -> None:
     tile = state.tile_of(hero.pos)
     for f in list(tile.features):
+        if f["type"] == "knowledge" and f.get("cell") == [hero.pos[2], hero.pos[3]]:
+            tile.features.remove(f)
+            hero.secret_knowledge += 1
+            state.log(f"{hero.character} picks up the secret knowledge {f['card']}")
         if f["type"] == "belongings" and f.get("cell") == [hero.pos[2], hero.pos[3]]:
             tile.features.remove(f)
             hero.treasures += f["treasures"]

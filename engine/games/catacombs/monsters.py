@@ -52,6 +52,10 @@ def spawn(
     )
     state.pieces.append(piece)
     state.log(f"a {species or monster_id} appears at {pos}")
+    if "doom-knowledge" in monster.special and sum(
+        state.pools.get("secret-knowledge", {}).values()
+    ):
+        state.push("draw", "doom-knowledge", pool="secret-knowledge", pos=list(pos))
     if meet or piece.awake:
         for h in state.heroes_on((pos[0], pos[1])):
             state.meet(h, piece)
@@ -536,6 +540,18 @@ def last_survivor(state: CatacombsState) -> None:
         ):
             piece.alive = False
             state.log(f"the {piece.monster} fades: only those it spares are left")
+
+
+@task("doom-knowledge")
+@rule("demon.doom", "engine.doom-knowledge")
+def doom_knowledge(state: CatacombsState, t: dict, card: str) -> None:
+    """The secret knowledge that can destroy the demon is drawn and left where it appeared;
+    the first hero to end a move there takes it."""
+    tx, ty, c, r = t["pos"]
+    state.tiles[slot_key((tx, ty))].features.append(
+        {"uid": f"f{state.uid()}", "type": "knowledge", "card": card, "cell": [c, r]}
+    )
+    state.log(f"the secret knowledge {card} lies where the demon appeared")
 
 
 @task("acid")
