@@ -36,11 +36,17 @@ class HeuristicBot:
 
     def _goal_distances(self, state: CatacombsState, hero: Hero) -> dict[Pos, int]:
         key = goal_signature(state, hero)
-        dist = self._distances.get(key)
-        if dist is None:
-            if len(self._distances) > 64:
-                self._distances.clear()
-            dist = self._distances[key] = _goal_distances(state, hero)
+        margin = state.stat(hero, "speed") + 3
+        found = self._distances.get(key)
+        if found is not None:
+            dist, cutoff = found
+            here = dist.get(hero.pos)
+            if cutoff is None or (here is not None and here + margin <= cutoff):
+                return dist
+        if len(self._distances) > 64:
+            self._distances.clear()
+        dist, cutoff = _goal_distances(state, hero, margin)
+        self._distances[key] = (dist, cutoff)
         return dist
 
     # ----- decisions ------------------------------------------------------------------------
@@ -245,7 +251,7 @@ def goal_signature(state: CatacombsState, hero: Hero) -> tuple:
 
 def goal_distances(state: CatacombsState, hero: Hero) -> dict[Pos, int]:
     """Walking distance from every cell to the hero's current goal (multi-source BFS)."""
-    return state.memo(("goals", hero.seat), lambda: _goal_distances(state, hero))
+    return state.memo(("goals", hero.seat), lambda: _goal_distances(state, hero)[0])
 
 
 def _goals(state: CatacombsState, hero: Hero) -> list[Pos]:
@@ -358,9 +364,12 @@ def _hops(tile, tx: int, ty: int, cells: set[tuple[int, int]]) -> list[tuple[Pos
     return out
 
 
-def _goal_distances(state: CatacombsState, hero: Hero) -> dict[Pos, int]:
+def _goal_distances(
+    state: CatacombsState, hero: Hero, margin: int | None = None
+) -> tuple[dict[Pos, int], int | None]:
     """Doors count as passable here (the bot walks up to them and opens them), except locked
-    ones the hero cannot force."""
+    ones the hero cannot force. With a margin the search stops once every cell within
+    `margin` of the hero's own distance is settled; returns the map and that cutoff."""
     graph = steps_graph(state)
     stuck, hops = _stuck_cells(state, hero)
     back: dict[Pos, list[Pos]] = {}
@@ -373,9 +382,14 @@ def _goal_distances(state: CatacombsState, hero: Hero) -> dict[Pos, int]:
             dist[g] = 0
             queue.append(g)
     popleft, append, empty = queue.popleft, queue.append, ()
+    anchor, cutoff = hero.pos, None
     while queue:
         pos = popleft()
         step = dist[pos] + 1
+        if cutoff is None and margin is not None and pos == anchor:
+            cutoff = dist[pos] + margin
+        if cutoff is not None and step > cutoff:
+            return dist, cutoff
         for nxt, _ in graph.get(pos, empty):
             if nxt not in dist and nxt not in stuck:
                 dist[nxt] = step
@@ -384,4 +398,4 @@ def _goal_distances(state: CatacombsState, hero: Hero) -> dict[Pos, int]:
             if nxt not in dist:
                 dist[nxt] = step
                 append(nxt)
-    return dist
+    return dist, None
