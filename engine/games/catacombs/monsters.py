@@ -187,21 +187,39 @@ def _path(state: CatacombsState, piece: Piece, goals: set[Pos]) -> list[Pos] | N
     return None
 
 
+class CrawlGraph(dict):
+    """The crawl graph, filled one tile at a time as paths reach it."""
+
+    def __init__(self, state: CatacombsState):
+        super().__init__()
+        self.state = state
+
+    def get(self, pos, default=None):  # type: ignore[override]
+        if pos not in self:
+            if slot_key((pos[0], pos[1])) not in self.state.tiles:
+                return default
+            self.update(crawl_cells(self.state, (pos[0], pos[1])))
+        return dict.get(self, pos, default)
+
+    def forget(self, slots) -> None:
+        """Drop the entries of these tiles (they changed)."""
+        for pos in [p for p in self if (p[0], p[1]) in slots]:
+            del self[pos]
+
+    def materialize(self) -> dict:
+        for key in self.state.tiles:
+            tx, ty = (int(v) for v in key.split(","))
+            self.get((tx, ty, 0, 0))
+        return dict(self)
+
+
 @rule("venomous.walls")
-def crawl_graph(state: CatacombsState) -> dict[Pos, list[tuple[Pos, str | None]]]:
+def crawl_graph(state: CatacombsState) -> CrawlGraph:
     """Creatures that crawl through walls step into any cell of a laid tile (a wall costs a
     cell like any other) and across any edge two laid tiles share."""
-
-    def build() -> dict:
-        graph: dict[Pos, list[tuple[Pos, str | None]]] = {}
-        for key in state.tiles:
-            tx, ty = (int(v) for v in key.split(","))
-            graph.update(crawl_cells(state, (tx, ty)))
-        return graph
-
     from engine.games.catacombs.movement import _cached
 
-    return _cached(state, "crawl", build)
+    return _cached(state, "crawl", lambda: CrawlGraph(state))
 
 
 def crawl_cells(state: CatacombsState, slot: tuple[int, int]) -> dict:

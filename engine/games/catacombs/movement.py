@@ -129,10 +129,7 @@ def tile_laid(state: CatacombsState, slot: tuple[int, int]) -> None:
                 edges.pop(pos, None)
     state.layout_cache["steps"], state.layout_cache["frontier"] = steps, edges
     if crawl is not None:
-        from engine.games.catacombs.monsters import crawl_cells
-
-        for slot_ in touched:
-            crawl.update(crawl_cells(state, slot_))
+        crawl.forget(set(touched))
         state.layout_cache["crawl"] = crawl
 
 
