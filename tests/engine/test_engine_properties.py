@@ -90,5 +90,10 @@ def test_cached_path_data_matches_a_fresh_state(seed):
             for fn in (steps_graph, frontier, blocked_cells, squeeze_sides, visited_slots):
                 assert fn(state) == fn(fresh), fn.__name__
             assert crawl_graph(state).materialize() == crawl_graph(fresh).materialize()
+            from engine.games.catacombs.monsters import _near, _near_cells
+
+            goals = {h.pos for h in state.heroes if h.active}
+            brute = {p for p in steps_graph(state) if _near(state, p, goals)}
+            assert _near_cells(state, goals) & set(steps_graph(state)) == brute
         state.apply(state.sample_chance() if state.is_chance_node
                     else bots[state.current_player].choose(state))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import deque
 
 from engine.core.rules import PARTIAL, rule
-from engine.games.catacombs.board import Pos, slot_key
+from engine.games.catacombs.board import DELTA, Pos, slot_key
 from engine.games.catacombs.checks_util import apply_outcome, poison, result_band
 from engine.games.catacombs.data import MatrixCell, Monster
 from engine.games.catacombs.movement import (
@@ -168,7 +168,8 @@ def _path(state: CatacombsState, piece: Piece, goals: set[Pos]) -> list[Pos] | N
     through_walls = "through-walls" in state.data.monsters[piece.monster].special
     graph = crawl_graph(state) if through_walls else steps_graph(state)
     start = piece.pos
-    if _near(state, start, goals):
+    near = _near_cells(state, goals)
+    if start in near:
         return []
     parent: dict[Pos, Pos | None] = {start: None}
     queue = deque([start])
@@ -178,7 +179,7 @@ def _path(state: CatacombsState, piece: Piece, goals: set[Pos]) -> list[Pos] | N
             if nxt in parent or not passable(state, piece, nxt, pos, side):
                 continue
             parent[nxt] = pos
-            if _near(state, nxt, goals):
+            if nxt in near:
                 path = [nxt]
                 while parent[path[-1]] != start:
                     path.append(parent[path[-1]])
@@ -251,6 +252,29 @@ def crawl_cells(state: CatacombsState, slot: tuple[int, int]) -> dict:
                 out.append(((*nslot, *there.edge_cell(facing, min(index, limit - 1))), side))
             graph[(tx, ty, c, r)] = out
     return graph
+
+
+def _near_cells(state: CatacombsState, goals: set[Pos]) -> set[Pos]:
+    """The goals and every cell with a step onto one (where `_near` holds): the goals' own
+    neighbours and, across tile edges, every exit cell facing them."""
+    graph = steps_graph(state)
+    board = state.board
+    near = set(goals)
+    for goal in goals:
+        candidates = [cand for cand, _ in graph.get(goal, ())]
+        tile = state.tiles.get(slot_key((goal[0], goal[1])))
+        for side in OPPOSITE_SIDE:
+            if tile is None or not tile.on_edge(goal[2], goal[3], side):
+                continue
+            slot = (goal[0] + DELTA[side][0], goal[1] + DELTA[side][1])
+            there = board.tile_at(slot)
+            if there is not None:
+                facing = OPPOSITE_SIDE[side]
+                candidates += [(*slot, *there.edge_cell(facing, i)) for i in there.exits[facing]]
+        for cand in candidates:
+            if any(nxt in goals for nxt, _ in graph.get(cand, ())):
+                near.add(cand)
+    return near
 
 
 def _near(state: CatacombsState, pos: Pos, goals: set[Pos]) -> bool:
