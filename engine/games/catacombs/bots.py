@@ -223,9 +223,15 @@ def _threats(state: CatacombsState) -> dict[tuple[int, int], int]:
 
 def goal_signature(state: CatacombsState, hero: Hero) -> tuple:
     """What the goals depend on: the layout, the loot and artifact left, the hero's burden."""
+    keys = state.layout_cache.get("sorted-tiles")
+    if keys is None:
+        keys = state.layout_cache["sorted-tiles"] = sorted(state.tiles)
     live = []
-    for key in sorted(state.tiles):
-        for f in state.tiles[key].features:
+    layout = []
+    for key in keys:
+        tile = state.tiles[key]
+        layout.append((key, tile.tile, tile.rotation))
+        for f in tile.features:
             if f["type"] in LOOT_FEATURES or f["type"] in ("artifact", "door"):
                 live.append(
                     (
@@ -237,9 +243,8 @@ def goal_signature(state: CatacombsState, hero: Hero) -> tuple:
                         f.get("open"),
                     )
                 )
-    layout = tuple((k, t.tile, t.rotation) for k, t in sorted(state.tiles.items()))
     return (
-        layout,
+        tuple(layout),
         tuple(live),
         hero.artifact,
         hero.hp > 3,

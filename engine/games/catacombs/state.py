@@ -316,7 +316,7 @@ class CatacombsState(GameState):
 
     def stats(self, hero: Hero) -> dict[str, int]:
         """The hero's stats with bonuses and worn equipment (cached while they stay the same)."""
-        key = (hero.character, tuple(hero.items), tuple(sorted(hero.bonus.items())), hero.speed_set)
+        key = (hero.character, tuple(hero.items), tuple(hero.bonus.items()), hero.speed_set)
         cache = self._stats_cache
         found = cache.get(key)
         if found is None:
