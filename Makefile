@@ -24,6 +24,9 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/check_bench.py
+	$(BIN)/python bench/build_bench.py
+	$(BIN)/python bench/rulebook_bench.py
+	$(BIN)/python bench/sim_bench.py
 
 clean:
 	rm -rf build/* .venv
