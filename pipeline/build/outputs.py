@@ -10,29 +10,9 @@ import hashlib
 import json
 import os
 import shutil
-import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO
 
 from pipeline.fsutil import atomic_write
-
-
-@contextmanager
-def atomic_file(path: Path) -> Iterator[BinaryIO]:
-    """A large output streamed to a temp file in the same folder, fsynced, then renamed."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            yield handle
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def link_or_copy(source: Path, target: Path) -> None:

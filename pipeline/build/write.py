@@ -20,7 +20,6 @@ from pipeline.build.formats import Profile
 from pipeline.build.impose import Sources, write_sheets, write_shop
 from pipeline.build.layout import Layout, SheetPage
 from pipeline.build.outputs import (
-    atomic_file,
     link_or_copy,
     sha256_file,
     staging_for,
@@ -28,6 +27,7 @@ from pipeline.build.outputs import (
     write_manifest,
 )
 from pipeline.build.progress import Progress
+from pipeline.fsutil import atomic_file
 from pipeline.build.render import Rendered, cache_write
 
 # Output files are cached under a key that includes the code that writes them.

@@ -7,7 +7,7 @@ import json
 from fractions import Fraction
 
 import pytest
-from conftest import ROOT
+from engine_support import ROOT
 
 from engine.core.api import CHANCE, TERMINAL, Action, IllegalActionError
 from engine.core.bots import RandomBot

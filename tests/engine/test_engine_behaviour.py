@@ -3,7 +3,7 @@ artifact and teams."""
 
 from __future__ import annotations
 
-from conftest import arena, canonical_plain, set_stat
+from engine_support import arena, canonical_plain, set_stat
 
 from engine.core.api import Action
 from engine.games.catacombs import Game

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import ROOT
+from engine_support import ROOT
 
 from pipeline.cli import main
 

@@ -11,7 +11,7 @@ import hashlib
 import json
 
 import pytest
-from conftest import GOLDEN, REGEN, canonical_plain
+from engine_support import GOLDEN, REGEN, canonical_plain
 
 from engine.core.bots import RandomBot
 from engine.core.rng import derive_seed

@@ -7,7 +7,7 @@ import json
 import re
 from fractions import Fraction
 
-from conftest import canonical_plain
+from engine_support import canonical_plain
 
 from engine.games.catacombs.data import from_plain
 from engine.games.catacombs.odds import all_odds

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import canonical_plain, tiny_plain
+from engine_support import canonical_plain, tiny_plain
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

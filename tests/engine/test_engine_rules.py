@@ -5,8 +5,8 @@ cases below cover everything the canonical model holds."""
 from __future__ import annotations
 
 import pytest
-from conftest import arena as conftest_arena
-from conftest import canonical_plain, set_stat
+from engine_support import arena as conftest_arena
+from engine_support import canonical_plain, set_stat
 
 from engine.games.catacombs import Game
 from engine.games.catacombs.checks_util import may_try, passes

@@ -123,22 +123,27 @@ def jump_luck(state: CatacombsState, t: dict, value: int) -> None:
     if value in jump_faces(state, hero, check):
         land(state, hero, t["to"])
         return
-    helper = helping_hand(state, hero, parse_pos(t["to"]))
-    if helper is not None:
-        state.push(
-            "roll",
-            "helping-hand",
-            dice="d6",
-            helper=helper.seat,
-            seat=t["seat"],
-            crevice=t["crevice"],
-            to=t["to"],
-        )
-        return
-    fall(state, hero, t)
+    catch_or_fall(state, hero, t)
 
 
 @rule("crevices.helping-hand", "crevices.helping-hand-sure")
+def catch_or_fall(state: CatacombsState, hero: Hero, t: dict) -> None:
+    """A friend on the far side may try the helping hand; otherwise the hero falls."""
+    helper = helping_hand(state, hero, parse_pos(t["to"]))
+    if helper is None:
+        fall(state, hero, t)
+        return
+    state.push(
+        "roll",
+        "helping-hand",
+        dice="d6",
+        helper=helper.seat,
+        seat=t["seat"],
+        crevice=t["crevice"],
+        to=t["to"],
+    )
+
+
 def helping_hand(state: CatacombsState, hero: Hero, far: Pos) -> Hero | None:
     """A friend on the far side with strength 3+ may catch a falling jumper."""
     check = state.data.check("crevice-horizontal", "catch")
@@ -258,19 +263,7 @@ def bridge_roll(state: CatacombsState, t: dict, value: int) -> None:
     if check is None or passes(state, hero, check, value):
         land(state, hero, t["to"])
         return
-    helper = helping_hand(state, hero, parse_pos(t["to"]))
-    if helper is not None:
-        state.push(
-            "roll",
-            "helping-hand",
-            dice="d6",
-            helper=helper.seat,
-            seat=t["seat"],
-            crevice=t["crevice"],
-            to=t["to"],
-        )
-        return
-    fall(state, hero, t)
+    catch_or_fall(state, hero, t)
 
 
 def dive_targets(state: CatacombsState, hero: Hero, here: dict) -> list[tuple[dict, Pos]]:
