@@ -41,6 +41,41 @@ def split_path(dotted: str) -> PathKey:
     return tuple(int(p) if p.isdigit() else p for p in dotted.split("."))
 
 
+_MISSING = object()
+
+
+def real_path(data: Any, dotted: str) -> PathKey | None:
+    """The keys of a dotted path as they really are in `data`: a digit part is a list index in a
+    list and a string key in a mapping (`by_players.1`). None if the path does not exist."""
+    keys: list[Key] = []
+    value = data
+    for part in split_path(dotted):
+        key: Key = part
+        if isinstance(value, Mapping):
+            key = str(part)
+            found = value.get(key, _MISSING)
+        elif isinstance(value, list | tuple) and isinstance(part, int) and part < len(value):
+            found = value[part]
+        else:
+            found = _MISSING
+        if found is _MISSING:
+            return None
+        keys.append(key)
+        value = found
+    return tuple(keys)
+
+
+def lookup(data: Any, dotted: str, default: Any = None) -> Any:
+    """The value at a dotted path, or `default`."""
+    path = real_path(data, dotted)
+    if path is None:
+        return default
+    value = data
+    for key in path:
+        value = value[key]
+    return value
+
+
 @dataclass(frozen=True, eq=False)
 class SourceFile:
     """One parsed file: its data and the place of every value in it."""
@@ -84,13 +119,7 @@ class Entity:
         return raw
 
     def get(self, dotted: str, default: Any = None) -> Any:
-        value: Any = self.data
-        for part in split_path(dotted):
-            try:
-                value = value[part]
-            except (KeyError, IndexError, TypeError):
-                return default
-        return value
+        return lookup(self.data, dotted, default)
 
     def text(self, name: str, lang: str) -> str | None:
         value = self.get(name)
@@ -101,7 +130,9 @@ class Entity:
         return self.source.span(self.prefix)
 
     def locate(self, dotted: str = "") -> Span:
-        return self.source.span(self.prefix + split_path(dotted))
+        """The place of a value; of its nearest existing ancestor if the path is absent."""
+        path = real_path(self.data, dotted)
+        return self.source.span(self.prefix + (split_path(dotted) if path is None else path))
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pipeline.diagnostics import Diagnostic, error, warning
-from pipeline.model import Entity, Model, PackInfo, freeze, split_path
+from pipeline.model import Entity, Model, PackInfo, freeze, real_path
 from pipeline.schemas import CATALOGUE, Catalogue
 from pipeline.validate import ValidEntity, did_you_mean
 
@@ -78,15 +78,7 @@ def is_localized(value: Any, languages: Sequence[str]) -> bool:
 
 
 def has_path(data: Any, dotted: str) -> bool:
-    value = data
-    for part in split_path(dotted):
-        if (isinstance(value, Mapping) and part in value) or (
-            isinstance(value, list | tuple) and isinstance(part, int) and part < len(value)
-        ):
-            value = value[part]
-        else:
-            return False
-    return True
+    return real_path(data, dotted) is not None
 
 
 # ----- checks ----------------------------------------------------------------------------------
@@ -197,7 +189,7 @@ def check_provisional(e: ValidEntity) -> list[Diagnostic]:
         error(
             "provisional-path",
             f"provisional names '{dotted}', which '{e.id}' does not have",
-            e.source.span((*e.prefix, "provisional", dotted)),
+            e.source.span((*e.prefix, "provisional", str(dotted))),
         )
         for dotted in raw
         if not has_path(e.data, dotted)

@@ -79,7 +79,8 @@ def test_defs_accept_and_refuse_the_documented_forms() -> None:
 
     assert all(ok("dice", d) for d in ["d6", "3d6", "2d6+1", "1d20-2"])
     assert not any(ok("dice", d) for d in ["6", "d7", "0d6", "2x6", "d6+"])
-    assert all(ok("range", r) for r in ["5", "2-3", "12+"])
+    assert all(ok("range", r) for r in ["5", "2-3", "12+", "2-12+"])
+    assert not any(ok("range", r) for r in ["2-", "+3", "a-b", "2--3"])
     assert all(ok("length", x) for x in ["63mm", "2.5in", "10pt", "1cm"])
     assert not ok("length", "63")
     assert all(ok("asset", a) for a in ["icons/skull.svg", "art/zombie.png"])
