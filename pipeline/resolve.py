@@ -77,10 +77,6 @@ def is_localized(value: Any, languages: Sequence[str]) -> bool:
     )
 
 
-def has_path(data: Any, dotted: str) -> bool:
-    return real_path(data, dotted) is not None
-
-
 # ----- checks ----------------------------------------------------------------------------------
 
 
@@ -192,7 +188,7 @@ def check_provisional(e: ValidEntity) -> list[Diagnostic]:
             e.source.span((*e.prefix, "provisional", str(dotted))),
         )
         for dotted in raw
-        if not has_path(e.data, dotted)
+        if real_path(e.data, dotted) is None
     ]
 
 

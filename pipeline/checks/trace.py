@@ -19,7 +19,7 @@ from typing import Any
 
 from pipeline.diagnostics import Diagnostic, RelicError, Span, error, relative
 from pipeline.loader import load_yaml
-from pipeline.model import Model, PathKey, SourceFile, split_path
+from pipeline.model import Model, PathKey, SourceFile, real_path
 from pipeline.schemas import Catalogue, catalogue_for
 from pipeline.validate import did_you_mean, schema_diagnostics
 
@@ -89,26 +89,13 @@ def check_content_path(model: Model, dotted: str, span: Span) -> Iterator[Diagno
             span,
             did_you_mean(entity_id, model.by_id),
         )
-    elif rest and not value_at(entity.data, rest)[0]:
+    elif rest and real_path(entity.data, rest) is None:
         yield error(
             "trace-unknown-path",
             f"'{entity_id}' has no value at '{rest}'",
             span,
             f"'{entity_id}' is defined at {entity.span}",
         )
-
-
-def value_at(data: Any, dotted: str) -> tuple[bool, Any]:
-    """The value at a dotted path; digits index lists, or mapping keys such as `1-3` or `6`."""
-    value = data
-    for part in split_path(dotted):
-        if isinstance(value, Mapping) and (part in value or str(part) in value):
-            value = value[part] if part in value else value[str(part)]
-        elif isinstance(value, list | tuple) and isinstance(part, int) and part < len(value):
-            value = value[part]
-        else:
-            return False, None
-    return True, value
 
 
 def pointer_exists(document: Any, pointer: str) -> bool:
