@@ -90,6 +90,12 @@ class Placed:
         return [(c, r) for r in range(self.rows) for c in range(self.cols) if self.floor(c, r)]
 
 
+def laid(tiles: dict[str, Placed]) -> Iterator[tuple[int, int, Placed]]:
+    """Every tile on the table with its slot: `(tx, ty, tile)`, in the order of `tiles`."""
+    for tile in tiles.values():
+        yield tile.slot[0], tile.slot[1], tile
+
+
 def rotate_cell(c: int, r: int, rows: int) -> tuple[int, int]:
     """One clockwise quarter turn of a cell in a grid with `rows` rows."""
     return (rows - 1 - r, c)

@@ -6,7 +6,7 @@ from collections import deque
 
 from engine.core.api import Action
 from engine.core.rng import Rng
-from engine.games.catacombs.board import Pos
+from engine.games.catacombs.board import Pos, laid
 from engine.games.catacombs.exploration import tiles_left
 from engine.games.catacombs.movement import frontier, parse_pos, steps_graph
 from engine.games.catacombs.state import CatacombsState, Hero
@@ -29,7 +29,8 @@ class HeuristicBot:
             return self._decide(state, actions)
         hero = state.heroes[state.current_player]
         dist = self._goal_distances(state, hero)
-        scored = [(self._score(state, hero, a, dist), i) for i, a in enumerate(actions)]
+        threats = threats_by_slot(state)
+        scored = [(self._score(state, hero, a, dist, threats), i) for i, a in enumerate(actions)]
         best = max(s for s, _ in scored)
         top = [i for s, i in scored if s == best]
         return actions[top[self.rng.below(len(top))]]
@@ -65,21 +66,22 @@ class HeuristicBot:
         return actions[0]
 
     # ----- turn actions ---------------------------------------------------------------------
-    def _score(self, state: CatacombsState, hero: Hero, a: Action, dist: dict[Pos, int]) -> float:
+    def _score(
+        self, state: CatacombsState, hero: Hero, a: Action, dist: dict[Pos, int], threats: dict
+    ) -> float:
         kind = a.kind
-        danger = _danger(state, hero)
-        if kind == "leave":
-            return 1000
+        fixed = FIXED_SCORES.get(kind)
+        if fixed is not None:
+            return fixed
+        if kind in STEPS:
+            return _step_score(state, hero, a, dist, threats)
+        danger = threats.get(hero.pos[:2], 0)
         if kind == "pass":
             return 1 if dist.get(hero.pos) is None else -5
-        if kind in ("banish", "weaken"):
-            return 80
         if kind == "attack":
             return 60 if hero.hp > danger else 20
         if kind == "bargain":
             return 55 if a.get("how") == "buy-off" else 50
-        if kind == "search":
-            return 70
         if kind == "statue":
             return _statue_score(state, hero, a)
         if kind == "sarcophagus":
@@ -94,59 +96,73 @@ class HeuristicBot:
             )
         if kind == "lever":
             return 33 if a.get("how") == "pull" else 34
-        if kind == "befriend":
-            return 10
-        if kind == "forgive":
-            return -20
-        if kind == "run-jump":
-            return -40
-        if kind == "defect":
-            return -30
-        if kind == "lock":
-            return -30
-        if kind == "force-out":
-            return -30
-        if kind == "push":
-            return -30
         if kind == "cast":
             card = state.data.cards[a.get("card")]
             wanted = card.outcome.health > 0 and hero.hp <= hero.max_hp - card.outcome.health
             return 70 if wanted else -10
-        if kind == "intrigue":
-            return -30
         if kind == "use":
             return 75 if hero.hp < hero.max_hp - 1 or hero.speed_set is not None else -5
         if kind == "descend":
-            from engine.games.catacombs.labyrinths import ceiling_for
-
-            via = next(f for f in state.tile_of(hero.pos).features if f["uid"] == a.get("via"))
-            below = ceiling_for(state, via.get("mark")) if via.get("mark") else None
-            if below is not None:
-                return (dist.get(hero.pos, 99) - dist.get(below, 99)) * 3
-            return 49 if dist.get(hero.pos, 99) == 0 and not hero.artifact else -5
+            return _descend_score(state, hero, a, dist)
         if kind in ("explore", "far-explore"):
             return 50 if not hero.artifact else -1
         if kind == "build-bridge":
-            from engine.games.catacombs.crevices import _feature, jump_length, jump_needed
-
-            jump = state.data.check("crevice-horizontal", "jump")
-            f = _feature(state, hero, a.get("crevice"))
-            sure = jump is not None and jump_length(state, hero, jump) >= jump_needed(jump, f)
-            return -5 if sure or f.get("depth") == "water" else 36
-        if kind in ("jump", "swim", "jump-trap", "move", "dive", "climb", "cross-bridge"):
-            target = parse_pos(a.get("to"))
-            if kind == "jump" and not _sure_jump(state, hero, a):
-                return -50
-            base = 0.0
-            if a.get("explore") is not None and not hero.artifact:
-                base += 52
-            here = dist.get(hero.pos, 99)
-            there = dist.get(target, 99)
-            base += (here - there) * 3
-            if _threat_at(state, target) >= hero.hp:
-                base -= 100
-            return base
+            return _bridge_score(state, hero, a)
         return 0
+
+
+FIXED_SCORES: dict[str, float] = {
+    "leave": 1000,
+    "banish": 80,
+    "weaken": 80,
+    "search": 70,
+    "befriend": 10,
+    "forgive": -20,
+    "run-jump": -40,
+    "defect": -30,
+    "lock": -30,
+    "force-out": -30,
+    "push": -30,
+    "intrigue": -30,
+}
+"""Actions the bot always scores the same, whatever the position."""
+
+STEPS = frozenset(("jump", "swim", "jump-trap", "move", "dive", "climb", "cross-bridge"))
+"""Actions that take the hero to another cell (scored by the distance they gain)."""
+
+
+def _step_score(
+    state: CatacombsState, hero: Hero, a: Action, dist: dict[Pos, int], threats: dict
+) -> float:
+    target = parse_pos(a.get("to"))
+    if a.kind == "jump" and not _sure_jump(state, hero, a):
+        return -50
+    base = 0.0
+    if a.get("explore") is not None and not hero.artifact:
+        base += 52
+    base += (dist.get(hero.pos, 99) - dist.get(target, 99)) * 3
+    if threats.get(target[:2], 0) >= hero.hp:
+        base -= 100
+    return base
+
+
+def _descend_score(state: CatacombsState, hero: Hero, a: Action, dist: dict[Pos, int]) -> float:
+    from engine.games.catacombs.labyrinths import ceiling_for
+
+    via = next(f for f in state.tile_of(hero.pos).features if f["uid"] == a.get("via"))
+    below = ceiling_for(state, via.get("mark")) if via.get("mark") else None
+    if below is not None:
+        return (dist.get(hero.pos, 99) - dist.get(below, 99)) * 3
+    return 49 if dist.get(hero.pos, 99) == 0 and not hero.artifact else -5
+
+
+def _bridge_score(state: CatacombsState, hero: Hero, a: Action) -> float:
+    from engine.games.catacombs.crevices import _feature, jump_length, jump_needed
+
+    jump = state.data.check("crevice-horizontal", "jump")
+    f = _feature(state, hero, a.get("crevice"))
+    sure = jump is not None and jump_length(state, hero, jump) >= jump_needed(jump, f)
+    return -5 if sure or f.get("depth") == "water" else 36
 
 
 def _sure_jump(state: CatacombsState, hero: Hero, a: Action) -> bool:
@@ -202,13 +218,9 @@ def _open_exits(state: CatacombsState, head: dict, a: Action) -> int:
     )
 
 
-def _danger(state: CatacombsState, hero: Hero) -> int:
-    return _threat_at(state, hero.pos)
-
-
-def _threat_at(state: CatacombsState, pos: Pos) -> int:
-    """Damage awake monsters on the same tile could deal next round (a rough bound)."""
-    return state.memo("threats", lambda: _threats(state)).get(pos[:2], 0)
+def threats_by_slot(state: CatacombsState) -> dict[tuple[int, int], int]:
+    """Damage awake monsters on each tile could deal next round (a rough bound)."""
+    return state.memo("threats", lambda: _threats(state))
 
 
 def _threats(state: CatacombsState) -> dict[tuple[int, int], int]:
@@ -263,14 +275,12 @@ def _goals(state: CatacombsState, hero: Hero) -> list[Pos]:
     if hero.artifact:
         return [tuple(state.hatch)]
     goals: list[Pos] = []
-    for key, tile in state.tiles.items():
-        tx, ty = (int(v) for v in key.split(","))
+    for tx, ty, tile in laid(state.tiles):
         for f in tile.features:
             if f["type"] == "artifact" and f.get("cell"):
                 return [(tx, ty, f["cell"][0], f["cell"][1])]
     descents: list[Pos] = []
-    for key, tile in state.tiles.items():
-        tx, ty = (int(v) for v in key.split(","))
+    for tx, ty, tile in laid(state.tiles):
         for f in tile.features:
             if _worth_visiting(state, hero, f):
                 goals.append((tx, ty, *tile.center()))
@@ -295,8 +305,7 @@ def _links(state: CatacombsState) -> list[tuple[Pos, Pos]]:
     from engine.games.catacombs.labyrinths import ceiling_for, floor_for
 
     out = []
-    for key, tile in state.tiles.items():
-        tx, ty = (int(v) for v in key.split(","))
+    for tx, ty, tile in laid(state.tiles):
         for f in tile.features:
             mark, cell = f.get("mark"), f.get("cell")
             if not mark or not cell:
@@ -338,8 +347,7 @@ def _stuck_cells(state: CatacombsState, hero: Hero) -> tuple[set[Pos], list[tupl
     speed = state.stat(hero, "speed")
     out: set[Pos] = set()
     hops: list[tuple[Pos, Pos]] = []
-    for key, tile in state.tiles.items():
-        tx, ty = (int(v) for v in key.split(","))
+    for tx, ty, tile in laid(state.tiles):
         for f in tile.features:
             if f["type"] == "door" and f.get("known_locked") and not f.get("open") and not force:
                 out.add((tx, ty, f["cell"][0], f["cell"][1]))

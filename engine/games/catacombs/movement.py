@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.core.api import Action
 from engine.core.rules import rule
-from engine.games.catacombs.board import Pos
+from engine.games.catacombs.board import Pos, laid
 from engine.games.catacombs.registry import actions_of, handles
 from engine.games.catacombs.state import CatacombsState, Hero
 
@@ -71,8 +71,7 @@ def obstacle_index(state: CatacombsState) -> tuple[dict[Pos, dict], dict[Pos, di
     def build() -> tuple[dict, dict]:
         doors: dict[Pos, dict] = {}
         crevices: dict[Pos, dict] = {}
-        for key, tile in state.tiles.items():
-            tx, ty = (int(v) for v in key.split(","))
+        for tx, ty, tile in laid(state.tiles):
             for f in tile.features:
                 if f["type"] == "door" and f.get("cell"):
                     doors.setdefault((tx, ty, f["cell"][0], f["cell"][1]), f)
@@ -98,8 +97,7 @@ def steps_graph(state: CatacombsState) -> dict[Pos, list[tuple[Pos, str | None]]
     def build() -> dict:
         board = state.board
         graph = {}
-        for key, tile in state.tiles.items():
-            tx, ty = (int(v) for v in key.split(","))
+        for tx, ty, tile in laid(state.tiles):
             for c, r in tile.floor_cells():
                 pos = (tx, ty, c, r)
                 graph[pos] = list(board.steps(pos))
@@ -153,8 +151,7 @@ def cell_traps(state: CatacombsState) -> dict[Pos, str]:
 
     def build() -> dict:
         traps = {}
-        for key, tile in state.tiles.items():
-            tx, ty = (int(v) for v in key.split(","))
+        for tx, ty, tile in laid(state.tiles):
             for trap_id, c, r in tile.traps:
                 traps[(tx, ty, c, r)] = trap_id
         return traps
@@ -167,8 +164,7 @@ def visited_slots(state: CatacombsState) -> dict[tuple[int, int], bool]:
 
     def build() -> dict:
         out = {}
-        for key, tile in state.tiles.items():
-            tx, ty = (int(v) for v in key.split(","))
+        for tx, ty, tile in laid(state.tiles):
             out[(tx, ty)] = tile.visited
         return out
 
@@ -180,8 +176,7 @@ def blocked_cells(state: CatacombsState) -> frozenset[Pos]:
 
     def build() -> frozenset:
         out = set()
-        for key, tile in state.tiles.items():
-            tx, ty = (int(v) for v in key.split(","))
+        for tx, ty, tile in laid(state.tiles):
             for f in tile.features:
                 if f["type"] == "door" and not f.get("open") and f.get("cell"):
                     out.add((tx, ty, f["cell"][0], f["cell"][1]))
@@ -205,8 +200,7 @@ def squeeze_sides(state: CatacombsState) -> frozenset[tuple[int, int, str]]:
 
     def build() -> frozenset:
         out = set()
-        for key, tile in state.tiles.items():
-            tx, ty = (int(v) for v in key.split(","))
+        for tx, ty, tile in laid(state.tiles):
             for f in tile.features:
                 if f["type"] == "crevice" and f.get("orientation") == "vertical":
                     out.add((tx, ty, f.get("side")))
@@ -231,7 +225,11 @@ def move_budget(state: CatacombsState, hero: Hero) -> int:
 
 @rule("move.speed", "first-turn.stay", "traps.web", "traps.web-items", "traps.spikes-careful")
 def reachable(state: CatacombsState, hero: Hero) -> dict[Pos, tuple[int, bool]]:
-    return state.memo(("reachable", hero.seat, hero.pos), lambda: _reachable(state, hero))
+    return state.memo(_reachable_key(hero), lambda: _reachable(state, hero))
+
+
+def _reachable_key(hero: Hero) -> tuple:
+    return ("reachable", hero.seat, hero.pos)
 
 
 def _reachable(state: CatacombsState, hero: Hero) -> dict[Pos, tuple[int, bool]]:
@@ -333,7 +331,8 @@ def do_move(state: CatacombsState, hero: Hero, action: Action) -> int:
 
         return move_and_explore(state, hero, action)
     target = parse_pos(action.get("to"))
-    squeezed = reachable(state, hero)[target][1]
+    found = state.memo_at_choice(_reachable_key(hero), lambda: _reachable(state, hero))
+    squeezed = found[target][1]
     came_from = hero.pos
     hero.pos = target
     state.log(f"{hero.character} moves to {action.get('to')}")

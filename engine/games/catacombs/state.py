@@ -120,6 +120,7 @@ class CatacombsState(GameState):
         self.monster_players = False
         self._front = []
         self._memo: dict[Any, Any] = {}
+        self._chosen_in: dict[Any, Any] = {}
         self.layout_cache: dict[Any, Any] = {}
         self._stats_cache: dict[Any, Any] = {}
 
@@ -137,11 +138,14 @@ class CatacombsState(GameState):
         return self.seat
 
     def legal_actions(self) -> list[Action]:
+        return list(self._legal())
+
+    def _legal(self) -> list[Action]:
+        """The legal actions, computed once per position (the list is shared: never change it)."""
         cached = self._memo.get("legal")
         if cached is None:
-            cached = super().legal_actions()
-            self._memo["legal"] = cached
-        return list(cached)
+            cached = self._memo["legal"] = super().legal_actions()
+        return cached
 
     def refresh(self) -> None:
         """Forget every cache; call after changing the state by hand (tests, tools)."""
@@ -166,6 +170,12 @@ class CatacombsState(GameState):
         if key not in self._memo:
             self._memo[key] = compute()
         return self._memo[key]
+
+    def memo_at_choice(self, key: Any, compute: Any) -> Any:
+        """`memo` of the position the action being applied was chosen in. Only a handler may
+        use it, and only before it changes the state."""
+        found = self._chosen_in.get(key)
+        return compute() if found is None else found
 
     def _player_actions(self) -> list[Action]:
         if self.queue and self.queue[0]["t"] == "decide":
@@ -208,7 +218,7 @@ class CatacombsState(GameState):
         return super().sample_chance()
 
     def _apply(self, action: Action) -> None:
-        self._memo = {}
+        self._chosen_in, self._memo = self._memo, {}
         if self.queue and self.queue[0]["t"] in ("roll", "draw", "decide"):
             head = self.queue.pop(0)
             if head["t"] == "draw":
@@ -223,18 +233,30 @@ class CatacombsState(GameState):
             hero = self.heroes[self.seat]
             spent = registry.HANDLERS[action.kind](self, hero, action)
             self.actions_left = max(0, self.actions_left - spent)
+        self._chosen_in = {}
         self.advance()
 
     def apply(self, action: Action) -> None:
         if self.is_terminal:
             raise IllegalActionError(action, self.summary(), "the game is over")
-        legal = self.legal_actions()
-        if action not in legal:
+        if not self._is_legal(action):
+            legal = self.legal_actions()
             who = "chance" if self.is_chance_node else f"seat {self.current_player}"
             raise IllegalActionError(
                 action, self.summary(), f"not among the {len(legal)} legal actions of {who}"
             )
         self._apply(action)
+
+    def _is_legal(self, action: Action) -> bool:
+        """`action in legal_actions()`, without building the exact chance fractions."""
+        head = self.queue[0] if self.queue else None
+        if head is not None and head["t"] == "draw":
+            card = action.get("card")
+            pool = self.pools.get(head["pool"], {})
+            return action == Action.of("draw", card=card) and pool.get(card, 0) > 0
+        if head is not None and head["t"] == "roll":
+            return action in _roll_actions(head["dice"])
+        return action in self._legal()
 
     @property
     def returns(self) -> list[float]:
@@ -283,7 +305,7 @@ class CatacombsState(GameState):
                 continue
             hero = self.heroes[self.seat]
             self._memo = {}
-            if hero.active and self.actions_left > 0 and self.legal_actions():
+            if hero.active and self.actions_left > 0 and self._legal():
                 return
             registry.TASKS["end-turn"](self, {}, None)
 
@@ -312,19 +334,22 @@ class CatacombsState(GameState):
     def stat(self, hero: Hero, name: str) -> int:
         if name == "health":
             return hero.hp
-        return self.stats(hero)[name]
+        return self._stats_of(hero)[name]
 
     def stats(self, hero: Hero) -> dict[str, int]:
-        """The hero's stats with bonuses and worn equipment (cached while they stay the same)."""
-        key = (hero.character, tuple(hero.items), tuple(hero.bonus.items()), hero.speed_set)
-        cache = self._stats_cache
-        found = cache.get(key)
-        if found is None:
-            found = {n: self._stat(hero, n) for n in STAT_NAMES}
-            cache[key] = found
-        out = dict(found)
+        """The hero's stats with bonuses and worn equipment."""
+        out = dict(self._stats_of(hero))
         out["health"] = hero.hp
         return out
+
+    def _stats_of(self, hero: Hero) -> dict[str, int]:
+        """Stats without health, cached while character, items, bonuses and speed stay the same
+        (the returned dict is shared: never change it)."""
+        key = (hero.character, tuple(hero.items), tuple(hero.bonus.items()), hero.speed_set)
+        found = self._stats_cache.get(key)
+        if found is None:
+            found = self._stats_cache[key] = {n: self._stat(hero, n) for n in STAT_NAMES}
+        return found
 
     def _stat(self, hero: Hero, name: str) -> int:
         base = self.data.characters[hero.character].stats.get(name, 0) if hero.character else 0
@@ -457,6 +482,11 @@ class CatacombsState(GameState):
 @lru_cache(maxsize=64)
 def _parse_dice(text: str) -> Dice:
     return Dice.parse(text)
+
+
+@lru_cache(maxsize=64)
+def _roll_actions(text: str) -> frozenset[Action]:
+    return frozenset(o.action for o in _roll_outcomes(text))
 
 
 @lru_cache(maxsize=64)
