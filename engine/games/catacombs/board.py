@@ -89,6 +89,13 @@ class Placed:
     def floor_cells(self) -> list[tuple[int, int]]:
         return [(c, r) for r in range(self.rows) for c in range(self.cols) if self.floor(c, r)]
 
+    def border_cells(self) -> list[tuple[int, int]]:
+        """Floor cells on the tile's outer ring (the only ones with steps to other tiles)."""
+        last_c, last_r = self.cols - 1, self.rows - 1
+        return [
+            (c, r) for c, r in self.floor_cells() if c in (0, last_c) or r in (0, last_r)
+        ]
+
 
 def laid(tiles: dict[str, Placed]) -> Iterator[tuple[int, int, Placed]]:
     """Every tile on the table with its slot: `(tx, ty, tile)`, in the order of `tiles`."""
@@ -103,10 +110,26 @@ def rotate_cell(c: int, r: int, rows: int) -> tuple[int, int]:
 
 def place(tile: Tile, slot: Slot, rotation: int) -> Placed:
     """The tile turned `rotation` quarter turns clockwise, laid in `slot`."""
+    turns = rotation % 4
+    if turns not in tile.turned:
+        tile.turned[turns] = _turn(tile, turns)
+    cols, rows, layout, exits = tile.turned[turns]
+    return Placed(
+        tile.id,
+        [slot[0], slot[1]],
+        turns,
+        cols,
+        rows,
+        list(layout),
+        {side: list(cells) for side, cells in exits.items()},
+    )
+
+
+def _turn(tile: Tile, turns: int) -> tuple[int, int, list[str], dict[str, list[int]]]:
     layout = list(tile.layout) or ["." * tile.cols] * tile.rows
     cols, rows = tile.cols, tile.rows
     exits = {s: list(tile.exits.get(s, ())) for s in SIDES}
-    for _ in range(rotation % 4):
+    for _ in range(turns):
         layout = ["".join(layout[rows - 1 - r][c] for r in range(rows)) for c in range(cols)]
         exits = {
             "east": exits["north"],
@@ -115,7 +138,7 @@ def place(tile: Tile, slot: Slot, rotation: int) -> Placed:
             "north": sorted(rows - 1 - r for r in exits["west"]),
         }
         cols, rows = rows, cols
-    return Placed(tile.id, [slot[0], slot[1]], rotation % 4, cols, rows, layout, exits)
+    return cols, rows, layout, exits
 
 
 def turn_cell(cell: tuple[int, int], tile: Tile, rotation: int) -> tuple[int, int]:

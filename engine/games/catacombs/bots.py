@@ -235,15 +235,15 @@ def _threats(state: CatacombsState) -> dict[tuple[int, int], int]:
 
 def goal_signature(state: CatacombsState, hero: Hero) -> tuple:
     """What the goals depend on: the layout, the loot and artifact left, the hero's burden."""
-    keys = state.layout_cache.get("sorted-tiles")
-    if keys is None:
-        keys = state.layout_cache["sorted-tiles"] = sorted(state.tiles)
+    layout = state.layout_cache.get("layout-signature")
+    if layout is None:
+        layout = tuple(
+            (key, state.tiles[key].tile, state.tiles[key].rotation) for key in sorted(state.tiles)
+        )
+        state.layout_cache["layout-signature"] = layout
     live = []
-    layout = []
-    for key in keys:
-        tile = state.tiles[key]
-        layout.append((key, tile.tile, tile.rotation))
-        for f in tile.features:
+    for key, _, _ in layout:
+        for f in state.tiles[key].features:
             if f["type"] in LOOT_FEATURES or f["type"] in ("artifact", "door"):
                 live.append(
                     (
@@ -256,7 +256,7 @@ def goal_signature(state: CatacombsState, hero: Hero) -> tuple:
                     )
                 )
     return (
-        tuple(layout),
+        layout,
         tuple(live),
         hero.artifact,
         hero.hp > 3,
@@ -345,6 +345,7 @@ def _stuck_cells(state: CatacombsState, hero: Hero) -> tuple[set[Pos], list[tupl
     force = may_try(state, hero, state.data.check("locked-door", "force"))
     jump = state.data.check("crevice-horizontal", "jump")
     speed = state.stat(hero, "speed")
+    reach = jump_length(state, hero, jump) if jump is not None else 0
     out: set[Pos] = set()
     hops: list[tuple[Pos, Pos]] = []
     for tx, ty, tile in laid(state.tiles):
@@ -354,7 +355,7 @@ def _stuck_cells(state: CatacombsState, hero: Hero) -> tuple[set[Pos], list[tupl
             if f["type"] == "crevice" and f.get("orientation") == "horizontal":
                 cells = {(c, r) for c, r in f.get("cells", [])}
                 out |= {(tx, ty, c, r) for c, r in cells}
-                sure = jump is not None and jump_length(state, hero, jump) >= jump_needed(jump, f)
+                sure = jump is not None and reach >= jump_needed(jump, f)
                 if sure or f.get("depth") == "water" or f.get("bridge", 0) > 1:
                     hops += _hops(tile, tx, ty, cells)
         for trap_id, c, r in tile.traps:

@@ -387,6 +387,8 @@ class Tile:
     exits: Mapping[str, tuple[int, ...]]
     icons: tuple[tuple[str, tuple[int, int] | None, str | None], ...]
     open_traps: tuple[tuple[str, tuple[int, int]], ...]
+    turned: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)
+    """The tile's geometry after each number of quarter turns, filled by `board.place`."""
 
     def floor(self, c: int, r: int) -> bool:
         if not (0 <= c < self.cols and 0 <= r < self.rows):
@@ -516,6 +518,8 @@ class Catacombs:
     rules: Mapping[str, RuleEntry]
     defaults_used: tuple[str, ...] = field(default=())
     check_index: Mapping[tuple[str, str], Check] = field(default_factory=dict, compare=False)
+    _found: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    """Answers of the lookups below (the data never changes, so neither do they)."""
 
     # ----- lookups ------------------------------------------------------------------------
     def check(self, subject: str, action: str) -> Check | None:
@@ -552,6 +556,12 @@ class Catacombs:
 
     def rule_with(self, key: str, phase: str | None = None) -> RuleEntry | None:
         """The first rule (by id) that has `key`, optionally in `phase`."""
+        asked = ("rule_with", key, phase)
+        if asked not in self._found:
+            self._found[asked] = self._first_rule_with(key, phase)
+        return self._found[asked]
+
+    def _first_rule_with(self, key: str, phase: str | None) -> RuleEntry | None:
         for rid in sorted(self.rules):
             entry = self.rules[rid]
             if key in entry.raw and (phase is None or entry.phase == phase):

@@ -117,7 +117,9 @@ def tile_laid(state: CatacombsState, slot: tuple[int, int]) -> None:
     touched = [slot, *board.adjacent_slots(slot)]
     for sx, sy in touched:
         tile = board.tile_at((sx, sy))
-        for c, r in tile.floor_cells():
+        # A neighbour changes only along its border, where it may now meet the new tile.
+        cells = tile.floor_cells() if (sx, sy) == slot else tile.border_cells()
+        for c, r in cells:
             pos = (sx, sy, c, r)
             steps[pos] = list(board.steps(pos))
             sides = board.open_sides(pos)
@@ -243,33 +245,28 @@ def _reachable(state: CatacombsState, hero: Hero) -> dict[Pos, tuple[int, bool]]
     assert start is not None
     budget = move_budget(state, hero)
     graph = steps_graph(state)
-    blocked = blocked_cells(state)
+    closed = blocked_cells(state) | {p.pos for p in state.pieces if p.on_map}
     squeezes = squeeze_sides(state)
-    awake = {p.pos for p in state.pieces if p.on_map}
-    traps = cell_traps(state)
+    stops = stopping_traps(state)
+    slow = _slowdowns(state, hero)
     visited = visited_slots(state)
     best: dict[Pos, tuple[int, bool]] = {start: (0, False)}
     heap: list[tuple[int, Pos, bool]] = [(0, start, False)]
-    first_round = state.round == 1
+    home = (start[0], start[1]) if state.round == 1 else None
     while heap:
         cost, pos, squeezed = heapq.heappop(heap)
-        if best.get(pos, (10**9, False))[0] < cost:
+        if best[pos][0] < cost:
             continue
-        if pos != start and _stops_here(state, pos, squeezed, traps, visited):
+        if pos != start and (squeezed or not visited[(pos[0], pos[1])] or pos in stops):
             continue
         for nxt, side in graph.get(pos, ()):
-            if first_round and (nxt[0], nxt[1]) != (start[0], start[1]):
+            if nxt in closed or (home is not None and (nxt[0], nxt[1]) != home):
                 continue
-            if nxt in awake or nxt in blocked:
+            total = cost + 1 - slow.get(nxt, 0)
+            if cost == 0:
+                total = min(total, budget)
+            elif total > budget:
                 continue
-            step = 1
-            trap_id = traps.get(nxt)
-            if trap_id is not None and not neutralized(state, hero, trap_id):
-                step -= state.data.traps[trap_id].speed if trap_id in state.data.traps else 0
-            total = cost + step
-            if total > budget and cost > 0:
-                continue
-            total = min(total, budget) if cost == 0 else total
             crossed = squeezed or (
                 side is not None
                 and (
@@ -277,11 +274,39 @@ def _reachable(state: CatacombsState, hero: Hero) -> dict[Pos, tuple[int, bool]]
                     or (nxt[0], nxt[1], OPPOSITE_SIDE[side]) in squeezes
                 )
             )
-            if total < best.get(nxt, (10**9, False))[0]:
+            if nxt not in best or total < best[nxt][0]:
                 best[nxt] = (total, crossed)
                 heapq.heappush(heap, (total, nxt, crossed))
     del best[start]
     return best
+
+
+def _slowdowns(state: CatacombsState, hero: Hero) -> dict[Pos, int]:
+    """The speed each open trap's cell costs this hero (none where its items neutralize it)."""
+    out = {}
+    for pos, trap_id in cell_traps(state).items():
+        trap = state.data.traps.get(trap_id)
+        if trap is not None and trap.speed and not neutralized(state, hero, trap_id):
+            out[pos] = trap.speed
+    return out
+
+
+def stopping_traps(state: CatacombsState) -> frozenset[Pos]:
+    """Cells whose open trap ends a move there (floor spikes, the carnivorous plant, …)."""
+
+    def build() -> frozenset:
+        data = state.data.traps
+        return frozenset(
+            pos
+            for pos, trap_id in cell_traps(state).items()
+            if trap_id in data and _stops_on(data[trap_id])
+        )
+
+    return _cached(state, "stops", build)
+
+
+def _stops_on(trap: Any) -> bool:
+    return bool(trap.stop_on_it or (trap.checks and not trap.poison_per_stop))
 
 
 def _blocked(state: CatacombsState, pos: Pos) -> bool:
@@ -297,18 +322,6 @@ def _static_blocked(state: CatacombsState, pos: Pos) -> bool:
         if trap is not None and trap.jumpable:
             return True
     return False
-
-
-def _stops_here(
-    state: CatacombsState, pos: Pos, squeezed: bool, traps: dict, visited: dict
-) -> bool:
-    if squeezed or not visited[(pos[0], pos[1])]:
-        return True
-    trap_id = traps.get(pos)
-    if trap_id is None:
-        return False
-    trap = state.data.traps.get(trap_id)
-    return trap is not None and (trap.stop_on_it or bool(trap.checks and not trap.poison_per_stop))
 
 
 def can_move(hero: Hero) -> bool:

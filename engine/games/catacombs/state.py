@@ -322,7 +322,12 @@ class CatacombsState(GameState):
         return Board(self.tiles)
 
     def tile_of(self, pos: Pos) -> Placed:
-        return self.tiles[slot_key((pos[0], pos[1]))]
+        slots = self.layout_cache.get("slots")
+        if slots is None:
+            slots = {(t.slot[0], t.slot[1]): t for t in self.tiles.values()}
+            self.layout_cache["slots"] = slots
+        found = slots.get((pos[0], pos[1]))
+        return found if found is not None else self.tiles[slot_key((pos[0], pos[1]))]
 
     def log(self, text: str) -> None:
         self.events.append(f"r{self.round} s{self.seat}: {text}")
