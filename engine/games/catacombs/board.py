@@ -92,9 +92,7 @@ class Placed:
     def border_cells(self) -> list[tuple[int, int]]:
         """Floor cells on the tile's outer ring (the only ones with steps to other tiles)."""
         last_c, last_r = self.cols - 1, self.rows - 1
-        return [
-            (c, r) for c, r in self.floor_cells() if c in (0, last_c) or r in (0, last_r)
-        ]
+        return [(c, r) for c, r in self.floor_cells() if c in (0, last_c) or r in (0, last_r)]
 
 
 def laid(tiles: dict[str, Placed]) -> Iterator[tuple[int, int, Placed]]:

@@ -48,11 +48,12 @@ def _venomous_check(state: CatacombsState, piece: Piece, ranged: bool, armed: bo
 
 def _awake_near(state: CatacombsState, hero: Hero) -> list[tuple[Piece, bool]]:
     """Awake monsters the hero can hit: (piece, ranged?)."""
+    awake = [piece for piece in state.pieces if piece.on_map]
+    if not awake:
+        return []
     _, ranged = weapons(state, hero)
     out = []
-    for piece in state.pieces:
-        if not piece.on_map:
-            continue
+    for piece in awake:
         if _near(state, piece.pos, {hero.pos}):
             out.append((piece, False))
         elif ranged and piece.pos[:2] == hero.pos[:2]:
@@ -72,7 +73,8 @@ def combat_actions(state: CatacombsState, hero: Hero) -> list[Action]:
     if not hero.active or state.round == 1 or hero.hidden:
         return []
     out = []
-    for piece, ranged in _awake_near(state, hero):
+    near = _awake_near(state, hero)
+    for piece, ranged in near:
         if attackable(state, piece):
             out.append(Action.of("attack", target=piece.uid, ranged=ranged))
     magic = hero.secret_knowledge > 0 or _weakening(state, hero) is not None
@@ -87,7 +89,7 @@ def combat_actions(state: CatacombsState, hero: Hero) -> list[Action]:
             out.append(Action.of("banish", target=piece.uid))
         elif piece.shield:
             out.append(Action.of("weaken", target=piece.uid))
-    for piece, _ in _awake_near(state, hero):
+    for piece, _ in near:
         for how in ("buy-off", "hire"):
             check = state.data.check(piece.monster, how)
             affordable = check is not None and hero.treasures >= check.cost_treasures

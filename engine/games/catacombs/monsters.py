@@ -171,12 +171,19 @@ def _path(state: CatacombsState, piece: Piece, goals: set[Pos]) -> list[Pos] | N
     near = _near_cells(state, goals)
     if start in near:
         return []
+    doors, crevices = obstacle_index(state)
+    hard = doors.keys() | crevices.keys() | cell_traps(state).keys()
+    squeezes = bool(squeeze_sides(state))
     parent: dict[Pos, Pos | None] = {start: None}
     queue = deque([start])
     while queue and len(parent) < SEARCH_LIMIT:
         pos = queue.popleft()
         for nxt, side in graph.get(pos, ()):
-            if nxt in parent or not passable(state, piece, nxt, pos, side):
+            if nxt in parent:
+                continue
+            if (nxt in hard or (squeezes and side is not None)) and not passable(
+                state, piece, nxt, pos, side
+            ):
                 continue
             parent[nxt] = pos
             if nxt in near:
