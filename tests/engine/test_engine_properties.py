@@ -74,6 +74,7 @@ def test_cached_path_data_matches_a_fresh_state(seed):
         frontier,
         squeeze_sides,
         steps_graph,
+        stopping_traps,
         visited_slots,
     )
 
@@ -87,8 +88,12 @@ def test_cached_path_data_matches_a_fresh_state(seed):
             from engine.games.catacombs.monsters import crawl_graph
 
             crawl_graph(state).get(state.heroes[0].pos)
-            for fn in (steps_graph, frontier, blocked_cells, squeeze_sides, visited_slots):
+            for fn in (
+                steps_graph, frontier, blocked_cells, squeeze_sides, visited_slots, stopping_traps
+            ):
                 assert fn(state) == fn(fresh), fn.__name__
+            for placed in state.tiles.values():
+                assert state.tile_of((*placed.slot, 0, 0)) is placed
             assert crawl_graph(state).materialize() == crawl_graph(fresh).materialize()
             from engine.games.catacombs.monsters import _near, _near_cells
 
