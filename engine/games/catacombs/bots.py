@@ -157,12 +157,7 @@ def _descend_score(state: CatacombsState, hero: Hero, a: Action, dist: dict[Pos,
 
 
 def _bridge_score(state: CatacombsState, hero: Hero, a: Action) -> float:
-    from engine.games.catacombs.crevices import _feature, jump_length, jump_needed
-
-    jump = state.data.check("crevice-horizontal", "jump")
-    f = _feature(state, hero, a.get("crevice"))
-    sure = jump is not None and jump_length(state, hero, jump) >= jump_needed(jump, f)
-    return -5 if sure or f.get("depth") == "water" else 36
+    return -5 if _sure_jump(state, hero, a) else 36
 
 
 def _sure_jump(state: CatacombsState, hero: Hero, a: Action) -> bool:
@@ -172,7 +167,7 @@ def _sure_jump(state: CatacombsState, hero: Hero, a: Action) -> bool:
     feature = _feature(state, hero, a.get("crevice"))
     if feature.get("depth") == "water":
         return True
-    return jump_length(state, hero, check) >= jump_needed(check, feature)
+    return check is not None and jump_length(state, hero, check) >= jump_needed(check, feature)
 
 
 def _statue_score(state: CatacombsState, hero: Hero, a: Action) -> float:

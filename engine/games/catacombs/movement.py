@@ -9,6 +9,7 @@ from typing import Any
 from engine.core.api import Action
 from engine.core.rules import rule
 from engine.games.catacombs.board import Pos, laid
+from engine.games.catacombs.data import Trap
 from engine.games.catacombs.registry import actions_of, handles
 from engine.games.catacombs.state import CatacombsState, Hero
 
@@ -305,7 +306,7 @@ def stopping_traps(state: CatacombsState) -> frozenset[Pos]:
     return _cached(state, "stops", build)
 
 
-def _stops_on(trap: Any) -> bool:
+def _stops_on(trap: Trap) -> bool:
     return bool(trap.stop_on_it or (trap.checks and not trap.poison_per_stop))
 
 

@@ -150,6 +150,7 @@ class CatacombsState(GameState):
     def refresh(self) -> None:
         """Forget every cache; call after changing the state by hand (tests, tools)."""
         self._memo = {}
+        self._chosen_in = {}
         self.layout_cache = {}
         self._stats_cache = {}
 
