@@ -33,3 +33,9 @@ def atomic_write(path: Path | str, data: bytes | str) -> Path:
     with atomic_file(path) as handle:
         handle.write(data.encode("utf-8") if isinstance(data, str) else data)
     return Path(path)
+
+
+def inside(path: Path, roots: tuple[Path, ...]) -> bool:
+    """`path`, symlinks and `..` resolved, is one of `roots` or lies under one."""
+    real = path.resolve()
+    return any(real == r or r in real.parents for r in roots)

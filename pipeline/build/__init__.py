@@ -21,6 +21,7 @@ from pipeline.build.fonts import FontError, faces_for, missing_glyphs
 from pipeline.build.formats import PROJECT_ROOT, Profile, load_labels, load_profile
 from pipeline.build.layout import layout
 from pipeline.build.progress import Progress
+from pipeline.build.render import Workers
 from pipeline.diagnostics import Diagnostic, RelicError, Span, error, relative
 from pipeline.model import Model
 
@@ -65,8 +66,10 @@ class BuildResult:
         return sum(r.rendered for r in self.langs)
 
 
-def build(model: Model, options: BuildOptions, progress: Progress | None = None) -> BuildResult:
-    """Every stage in order, for every requested language."""
+def build(model: Model, options: BuildOptions, progress: Progress | None = None,
+          workers: Workers | None = None) -> BuildResult:
+    """Every stage in order, for every requested language. `workers`: render processes the
+    caller started early (`Workers(options.workers)`), else they start when needed."""
     started = time.perf_counter()
     progress = progress or Progress(quiet=True)
     profile = load_profile(model.pack, options.paper)
@@ -79,7 +82,7 @@ def build(model: Model, options: BuildOptions, progress: Progress | None = None)
     for lang in langs:
         check_fonts(model, profile, expanded[lang])
     rendered, fresh = _render(model, profile, {lang: expanded[lang] for lang in langs}, chars,
-                              options, progress)
+                              options, progress, workers)
     layouts = {lang: {fmt: layout(expanded[lang].of_format(fmt), profile.formats[fmt],
                                   profile.sheet, duplex=True)
                       for fmt in expanded[lang].formats()} for lang in langs}
@@ -106,9 +109,9 @@ def _languages(model: Model, options: BuildOptions) -> tuple[str, ...]:
 
 
 def _render(model: Model, profile: Profile, expanded: dict[str, Components], chars: str,
-            options: BuildOptions, progress: Progress):
+            options: BuildOptions, progress: Progress, workers: Workers | None):
     """Every face of every language as a cached PDF page (and PNG); problems raise once."""
-    from pipeline.build import render  # imports WeasyPrint: only when really building
+    from pipeline.build import render
 
     work = []
     for lang, components in expanded.items():
@@ -120,8 +123,12 @@ def _render(model: Model, profile: Profile, expanded: dict[str, Components], cha
         work.append((list(components.faces.values()), replace(base, salt=base.key())))
     count = sum(len(faces) for faces, _ in work)
     progress.start(f"rendering {count} faces ({', '.join(expanded)})", count)
-    rendered, outcome = render.render_faces(work, options.workers, progress.advance,
-                                            options.batch_size)
+    try:
+        rendered, outcome = render.render_faces(work, options.workers, progress.advance,
+                                                options.batch_size, workers)
+    finally:
+        if workers is not None:
+            workers.close()  # rendering is their only use: free the cores for writing
     progress.finish()
     report = [_diagnostic(model, p.entity_id, p.code, p.message) for p in outcome.problems]
     report += [error("unsafe-url", f"refused to fetch {url}", model.pack.manifest.span())

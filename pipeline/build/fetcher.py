@@ -7,14 +7,11 @@ from urllib.parse import unquote, urlsplit
 
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
+from pipeline.fsutil import inside
+
 MIME = {".svg": "image/svg+xml", ".png": "image/png", ".jpg": "image/jpeg",
         ".jpeg": "image/jpeg", ".css": "text/css", ".ttf": "font/ttf", ".otf": "font/otf",
         ".woff2": "font/woff2", ".woff": "font/woff"}
-
-
-def inside(path: Path, roots: tuple[Path, ...]) -> bool:
-    real = path.resolve()
-    return any(real == r or r in real.parents for r in roots)
 
 
 class SafeFetcher(URLFetcher):

@@ -15,10 +15,11 @@ import os
 import re
 import zlib
 from collections.abc import Callable, Iterable, Mapping
-from concurrent.futures import ProcessPoolExecutor
+import multiprocessing
 from dataclasses import dataclass, field
 from functools import cache
 from html import escape
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +27,8 @@ import jinja2
 from markupsafe import Markup
 
 from pipeline.build.components import Face
-from pipeline.build.fetcher import SafeFetcher, inside
 from pipeline.build.formats import PROJECT_ROOT, Format
+from pipeline.fsutil import inside
 
 TEMPLATES = PROJECT_ROOT / "templates" / "cards"
 ASSETS = PROJECT_ROOT / "assets"
@@ -58,10 +59,8 @@ class RenderSettings:
 
     def key(self) -> str:
         """What, besides a face's own data, changes its rendered bytes."""
-        import weasyprint
-
         code = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()  # this renderer
-        parts = [RENDERER_VERSION, code, SOURCE_DATE_EPOCH, weasyprint.__version__,
+        parts = [RENDERER_VERSION, code, SOURCE_DATE_EPOCH, metadata.version("weasyprint"),
                  json.dumps(dict(self.fonts)),
                  str(self.min_font_pt), str(self.start_font_pt), str(self.step_pt),
                  hashlib.sha256(self.charset.encode()).hexdigest(),
@@ -271,6 +270,8 @@ def _stylesheet():
     """cards.css, parsed once per process (parsing it per document cost ~50 ms)."""
     import weasyprint
 
+    from pipeline.build.fetcher import SafeFetcher
+
     return weasyprint.CSS(string=(TEMPLATES / "cards.css").read_text(encoding="utf-8"),
                           base_url=TEMPLATES.as_uri() + "/",
                           url_fetcher=SafeFetcher((ASSETS, TEMPLATES)))
@@ -332,6 +333,8 @@ def _too_wide(fit) -> bool:
 def render_batch(faces: list[Face], settings: RenderSettings, fmt_name: str) -> BatchResult:
     """Render faces of one format in as few WeasyPrint documents as fitting allows."""
     import weasyprint
+
+    from pipeline.build.fetcher import SafeFetcher
 
     fmt = settings.formats[fmt_name]
     install_subset_cache(Path(settings.cache_dir))
@@ -485,6 +488,8 @@ def warm_fonts(job: tuple[str, RenderSettings]) -> None:
     """
     import weasyprint
 
+    from pipeline.build.fetcher import SafeFetcher
+
     family, settings = job
     install_subset_cache(Path(settings.cache_dir))
     html = (f'<!DOCTYPE html><html lang="{settings.lang}"><head><meta charset="utf-8"><style>'
@@ -493,11 +498,60 @@ def warm_fonts(job: tuple[str, RenderSettings]) -> None:
     weasyprint.HTML(string=html, url_fetcher=SafeFetcher((TEMPLATES,))).write_pdf()
 
 
+class Workers:
+    """The render worker processes (none for one worker: batches then run in this process).
+
+    `relic build` starts them before it loads the model, so that each imports WeasyPrint
+    (about 0.4 s) while this process is still busy; a build with nothing to render stops them
+    unused. Forked, they inherit everything imported so far.
+    """
+
+    def __init__(self, count: int):
+        self.count = count
+        self._pool = None
+        if count > 1:
+            self._pool = multiprocessing.get_context("fork").Pool(count, initializer=_preload)
+
+    def map(self, fn: Callable[[Any], Any], items: list[Any]) -> Iterable[Any]:
+        """`fn` over `items`, results in order, on the workers when there are any."""
+        if self._pool is None or len(items) <= 1:
+            return map(fn, items)
+        return self._pool.imap(fn, items)
+
+    @property
+    def running(self) -> bool:
+        return self._pool is not None
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _preload() -> None:
+    """Import WeasyPrint and run its first-use work (the card stylesheet, fonts, line
+    breaking, hyphenation, the templates), which otherwise costs the first batch ~0.4 s."""
+    import weasyprint
+
+    for name in environment().list_templates(filter_func=lambda n: n.endswith(".j2")):
+        environment().get_template(name)
+    html = '<p lang="ru" style="hyphens: auto">Пробный <b>текст</b></p><p lang="en">text</p>'
+    weasyprint.HTML(string=html).render(stylesheets=[_stylesheet()]).write_pdf()
+
+
 def render_faces(work: list[tuple[list[Face], RenderSettings]], workers: int,
-                 progress: Callable[[int], None],
-                 batch_size: int = 40) -> tuple[dict[str, Rendered], BatchResult]:
+                 progress: Callable[[int], None], batch_size: int = 40,
+                 pool: Workers | None = None) -> tuple[dict[str, Rendered], BatchResult]:
     """Rendered pages for every face of every language: from the cache, else rendered in
-    batches spread over `workers` processes. `work` pairs faces with their language's settings."""
+    batches spread over `workers` processes. `work` pairs faces with their language's settings.
+    Without a started `pool`, fewer than SMALL_RENDER faces render in this process."""
     found: dict[str, Rendered] = {}
     todo: dict[str, tuple[Face, RenderSettings]] = {}
     jobs = []
@@ -514,16 +568,14 @@ def render_faces(work: list[tuple[list[Face], RenderSettings]], workers: int,
     progress(len(found))
     jobs.sort(key=lambda job: -len(job[0]))  # biggest first: the workers finish together
     total = BatchResult()
-    if len(jobs) <= 1 or workers <= 1 or len(todo) < SMALL_RENDER:
-        results = map(_run, jobs)
-        pool = None
-    else:
-        pool = ProcessPoolExecutor(max_workers=workers)
-        first = jobs[0][1]  # every language shares the charset, hence the font subsets
-        list(pool.map(warm_fonts, [(f, first) for f in dict.fromkeys(first.fonts.values())]))
-        results = pool.map(_run, jobs)
+    own = None
+    if pool is None:
+        own = pool = Workers(workers if len(todo) >= SMALL_RENDER and len(jobs) > 1 else 1)
     try:
-        for result in results:
+        if len(todo) >= SMALL_RENDER and len(jobs) > 1 and pool.count > 1:
+            first = jobs[0][1]  # every language shares the charset, hence the font subsets
+            list(pool.map(warm_fonts, [(f, first) for f in dict.fromkeys(first.fonts.values())]))
+        for result in pool.map(_run, jobs):
             for rendered in result.rendered:
                 face, settings = todo[rendered.key]
                 remember(face, rendered, settings)
@@ -533,8 +585,8 @@ def render_faces(work: list[tuple[list[Face], RenderSettings]], workers: int,
             total.refused.extend(result.refused)
             progress(len(result.rendered))
     finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
+        if own is not None:
+            own.close()
     return found, total
 
 

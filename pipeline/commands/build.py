@@ -5,6 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pipeline.build import BuildResult
+    from pipeline.build.render import Workers
+    from pipeline.model import Model
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -33,11 +39,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 def build_rulebooks(model, folders: dict[str, Path], args: argparse.Namespace) -> None:
     """The rulebook of every built language, beside its cards (whose PNGs give the thumbnails);
     then the folder's manifest lists it too."""
+    if args.no_rulebook or not (model.pack.root / "rules").is_dir():
+        return
     from pipeline.build.outputs import refresh_manifest
     from pipeline.rulebook import build_rulebook
 
-    if args.no_rulebook or not (model.pack.root / "rules").is_dir():
-        return
     paper = args.rulebook_paper or model.pack.data.get("rules", {}).get("paper", "a5")
     for lang, folder in folders.items():
         written = build_rulebook(model, lang, folder, paper=paper, booklet=args.booklet,
@@ -49,9 +55,28 @@ def build_rulebooks(model, folders: dict[str, Path], args: argparse.Namespace) -
 
 
 def run(args: argparse.Namespace) -> int:
+    from pipeline.build.render import Workers, default_workers
+
+    jobs = args.jobs or default_workers()
+    with Workers(jobs) as workers:  # they import WeasyPrint while the model loads
+        result, model = _build_cards(args, jobs, workers)
+    if not args.quiet:
+        for lang in result.langs:
+            print(f"relic: built {lang.folder} ({lang.components} components, {lang.faces} faces,"
+                  f" {lang.rendered} rendered)", file=sys.stderr)
+        rate = result.components / result.seconds if result.seconds else 0
+        print(f"relic: {result.components} components in {result.seconds:.2f} s "
+              f"({rate:.0f}/s)", file=sys.stderr)
+    build_rulebooks(model, {lang.lang: lang.folder for lang in result.langs}, args)
+    return 0
+
+
+def _build_cards(
+    args: argparse.Namespace, jobs: int, workers: Workers
+) -> tuple[BuildResult, Model]:
+    """Load the model, refuse unsafe assets, build the cards of every requested language."""
     from pipeline.build import BuildOptions, build
     from pipeline.build.progress import Progress
-    from pipeline.build.render import default_workers
     from pipeline.checks.assets import check as check_assets
     from pipeline.diagnostics import RelicError, Severity
     from pipeline.stages import load_model, pack_dir_for
@@ -69,16 +94,6 @@ def run(args: argparse.Namespace) -> int:
         duplex=not args.no_duplex,
         proof=args.proof,
         png=not args.no_png,
-        workers=args.jobs or default_workers(),
+        workers=jobs,
     )
-    progress = Progress(quiet=args.quiet)
-    result = build(model, options, progress)
-    if not args.quiet:
-        for lang in result.langs:
-            print(f"relic: built {lang.folder} ({lang.components} components, {lang.faces} faces,"
-                  f" {lang.rendered} rendered)", file=sys.stderr)
-        rate = result.components / result.seconds if result.seconds else 0
-        print(f"relic: {result.components} components in {result.seconds:.2f} s "
-              f"({rate:.0f}/s)", file=sys.stderr)
-    build_rulebooks(model, {lang.lang: lang.folder for lang in result.langs}, args)
-    return 0
+    return build(model, options, Progress(quiet=args.quiet), workers), model

@@ -16,7 +16,7 @@ from pypdf import PdfReader
 
 from pipeline.build import BuildOptions, build
 from pipeline.build.fetcher import SafeFetcher
-from pipeline.build.render import ASSETS, TEMPLATES
+from pipeline.build.render import ASSETS, TEMPLATES, Workers
 from pipeline.cli import main
 from pipeline.stages import load_model
 from tests.build.conftest import FIXTURE, copy_pack
@@ -115,6 +115,19 @@ def test_two_builds_are_byte_identical(built: Path, mini_model, tmp_path: Path) 
     build(mini_model, BuildOptions(out_root=tmp_path / "warm", cache_dir=tmp_path / "cache",
                                    workers=1))
     assert _hashes(tmp_path / "warm") == _hashes(built)
+
+
+def test_workers_started_early_give_the_same_bytes_and_stop(built: Path, mini_model,
+                                                            tmp_path: Path) -> None:
+    """`relic build` starts the render workers before loading the model: faces rendered on
+    them (cold cache, small batches, so several jobs) give the very same files, and the
+    workers are stopped once rendering is over."""
+    with Workers(2) as workers:
+        assert workers.running
+        build(mini_model, BuildOptions(out_root=tmp_path / "pool", cache_dir=tmp_path / "cache",
+                                       workers=2, batch_size=3), workers=workers)
+        assert not workers.running
+    assert _hashes(tmp_path / "pool") == _hashes(built)
 
 
 def test_killing_a_build_leaves_the_previous_outputs_intact(built: Path, tmp_path: Path) -> None:
