@@ -5,6 +5,7 @@
           -> rendered faces (cached PDF pages)       render.render_faces
           -> Layout (sheets, placements in mm)       layout.layout
           -> PDF sheets, shop PDFs, PNGs, manifest   impose, outputs
+          -> cache files unused for weeks removed    prune
 
 Problems are collected and reported once as a RelicError; nothing half-written is left behind.
 """
@@ -21,6 +22,7 @@ from pipeline.build.fonts import FontError, faces_for, missing_glyphs
 from pipeline.build.formats import PROJECT_ROOT, Profile, load_labels, load_profile
 from pipeline.build.layout import layout
 from pipeline.build.progress import Progress
+from pipeline.build.prune import KEEP_DAYS, Pruned, prune
 from pipeline.build.render import Workers
 from pipeline.diagnostics import Diagnostic, RelicError, Span, error, relative
 from pipeline.model import Model
@@ -41,6 +43,7 @@ class BuildOptions:
     png: bool = True
     workers: int = 1
     batch_size: int = 40  # faces per WeasyPrint document (outputs do not depend on it)
+    keep_cache_days: float = KEEP_DAYS  # cache files no build used for longer are removed
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,7 @@ class LangResult:
 class BuildResult:
     langs: tuple[LangResult, ...]
     seconds: float
+    pruned: Pruned = Pruned(0, 0)
 
     @property
     def components(self) -> int:
@@ -70,7 +74,7 @@ def build(model: Model, options: BuildOptions, progress: Progress | None = None,
           workers: Workers | None = None) -> BuildResult:
     """Every stage in order, for every requested language. `workers`: render processes the
     caller started early (`Workers(options.workers)`), else they start when needed."""
-    started = time.perf_counter()
+    started, began = time.perf_counter(), time.time() - 1  # 1 s: file times are coarse
     progress = progress or Progress(quiet=True)
     profile = load_profile(model.pack, options.paper)
     langs = _languages(model, options)
@@ -95,7 +99,8 @@ def build(model: Model, options: BuildOptions, progress: Progress | None = None,
         LangResult(lang, folders[lang], len(expanded[lang].items), len(expanded[lang].faces),
                    sum(1 for key in expanded[lang].faces if key in fresh))
         for lang in langs)
-    return BuildResult(results, time.perf_counter() - started)
+    pruned = prune(options.cache_dir, options.keep_cache_days, now=began)
+    return BuildResult(results, time.perf_counter() - started, pruned)
 
 
 def _languages(model: Model, options: BuildOptions) -> tuple[str, ...]:

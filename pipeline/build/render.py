@@ -28,6 +28,7 @@ from markupsafe import Markup
 
 from pipeline.build.components import Face
 from pipeline.build.formats import PROJECT_ROOT, Format
+from pipeline.build.prune import mark_used
 from pipeline.fsutil import inside
 
 TEMPLATES = PROJECT_ROOT / "templates" / "cards"
@@ -196,6 +197,10 @@ class UnsafeAsset(Exception):
 # ----- font subsets ------------------------------------------------------------------------
 
 
+_subset_home: dict[str, Path] = {}
+"""The cache folder the installed subset cache writes to (the latest build's)."""
+
+
 def install_subset_cache(cache_dir: Path) -> None:
     """Reuse font subsets across batch documents.
 
@@ -206,6 +211,7 @@ def install_subset_cache(cache_dir: Path) -> None:
     """
     from weasyprint.pdf import fonts
 
+    _subset_home["dir"] = Path(cache_dir)  # this build's cache, also when already installed
     font_class = getattr(fonts, "Font", None)
     original = getattr(font_class, "subset", None)
     if original is None or getattr(original, "_relic_cached", False):
@@ -223,15 +229,19 @@ def install_subset_cache(cache_dir: Path) -> None:
         digest.update(repr((self.index, sorted(to_unicode), bool(hinting), bool(self.missing),
                             SOURCE_DATE_EPOCH)).encode())
         key = digest.hexdigest()
-        path = Path(cache_dir) / "fonts" / f"{key}.bin"
-        if key not in memory and path.is_file():
+        path = _subset_home["dir"] / "fonts" / f"{key}.bin"
+        on_disk = path.is_file()
+        if key not in memory and on_disk:
             memory[key] = path.read_bytes()
         if key in memory:
             self.file_content = memory[key]
-            return None
-        original(self, to_unicode, hinting)
-        memory[key] = self.file_content
-        cache_write(path, self.file_content)
+        else:
+            original(self, to_unicode, hinting)
+            memory[key] = self.file_content
+        if on_disk:
+            mark_used(path)
+        else:
+            cache_write(path, memory[key])
         return None
 
     subset._relic_cached = True
@@ -454,6 +464,7 @@ def cached(face: Face, settings: RenderSettings) -> Rendered | None:
         if not Path(png).is_file():
             pdf = Path(data["pdf"]).read_bytes()
             cache_write(Path(png), rasterize(pdf, [data["page"]], settings.png_dpi)[0])
+    mark_used(entry, *([png] if png else []))  # the batch PDFs: once each, by the caller
     return Rendered(face.key, data["pdf"], data["page"], png)
 
 
@@ -565,6 +576,7 @@ def render_faces(work: list[tuple[list[Face], RenderSettings]], workers: int,
                 missing.append(face)
                 todo[face.key] = (face, settings)
         jobs += [(group, settings, fmt) for fmt, group in batches(missing, workers, batch_size)]
+    mark_used(*{hit.pdf for hit in found.values()})
     progress(len(found))
     jobs.sort(key=lambda job: -len(job[0]))  # biggest first: the workers finish together
     total = BatchResult()

@@ -27,6 +27,7 @@ from pipeline.build.outputs import (
     write_manifest,
 )
 from pipeline.build.progress import Progress
+from pipeline.build.prune import mark_used
 from pipeline.fsutil import atomic_file
 from pipeline.build.render import Rendered, cache_write
 
@@ -64,6 +65,7 @@ class Outputs:
                 produce(handle)
             link_or_copy(target, cached)
         else:
+            mark_used(cached)
             link_or_copy(cached, target)
         self.known[name] = self._sha(cached)
 
@@ -76,6 +78,7 @@ class Outputs:
         """sha256 of a cache file, remembered beside it (cache files never change)."""
         side = path.with_name(path.name + ".sha256")
         if side.is_file():
+            mark_used(side)
             return side.read_text().strip()
         value = sha256_file(path)
         cache_write(side, value)

@@ -27,6 +27,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--proof", action="store_true", help="mark provisional values on the cards")
     p.add_argument("--no-png", action="store_true", help="skip the 300 DPI PNG files")
     p.add_argument("--jobs", type=int, default=0, help="worker processes (default: all cores)")
+    p.add_argument("--keep-cache-days", type=_days, default=None, metavar="DAYS",
+                   help="remove cache files no build used for DAYS days (default 14)")
     p.add_argument("--quiet", action="store_true", help="no progress output")
     p.add_argument("--rulebook-paper", default=None,
                    help="page size of the rulebook: a5 (default) or a4")
@@ -34,6 +36,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="also write rulebook-booklet.pdf (saddle-stitch, two-up on A4 landscape)")
     p.add_argument("--no-rulebook", action="store_true", help="cards only, no rulebook")
     p.set_defaults(run=run)
+
+
+def _days(text: str) -> float:
+    value = float(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text} is not a number of days (0 or more)")
+    return value
 
 
 def build_rulebooks(model, folders: dict[str, Path], args: argparse.Namespace) -> None:
@@ -67,6 +76,10 @@ def run(args: argparse.Namespace) -> int:
         rate = result.components / result.seconds if result.seconds else 0
         print(f"relic: {result.components} components in {result.seconds:.2f} s "
               f"({rate:.0f}/s)", file=sys.stderr)
+        if result.pruned.files:
+            print(f"relic: removed {result.pruned.files} cache files "
+                  f"({result.pruned.bytes / 1e6:.1f} MB) no build used for "
+                  f"{result.pruned.days:g} days", file=sys.stderr)
     build_rulebooks(model, {lang.lang: lang.folder for lang in result.langs}, args)
     return 0
 
@@ -95,5 +108,6 @@ def _build_cards(
         proof=args.proof,
         png=not args.no_png,
         workers=jobs,
+        **({} if args.keep_cache_days is None else {"keep_cache_days": args.keep_cache_days}),
     )
     return build(model, options, Progress(quiet=args.quiet), workers), model

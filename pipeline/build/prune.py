@@ -1,0 +1,56 @@
+"""The render cache stays bounded: a build marks every cache file it uses (its modification
+time becomes now) and then removes the files that no build has used for `keep_days` days.
+
+Marking costs one `utime` per file. A file that goes missing is never an error: a face whose
+PDF or PNG was removed is rendered again, an output file is imposed again.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+KEEP_DAYS = 14.0
+FOLDERS = ("faces", "batches", "png", "outputs", "fonts")
+"""The cache's own folders; nothing else under the cache folder is ever removed."""
+
+
+@dataclass(frozen=True)
+class Pruned:
+    files: int
+    bytes: int
+    days: float = KEEP_DAYS
+
+
+def mark_used(*paths: str | Path) -> None:
+    """This build uses these cache files: they count as fresh from now on."""
+    now = time.time()
+    for path in paths:
+        try:
+            os.utime(path, (now, now))
+        except FileNotFoundError:
+            pass
+
+
+def prune(cache_dir: Path, keep_days: float = KEEP_DAYS, now: float | None = None) -> Pruned:
+    """Remove cache files last used more than `keep_days` days before `now` (a build passes
+    its start: with 0 days, exactly the files it did not use go)."""
+    cutoff = (time.time() if now is None else now) - keep_days * 86400
+    files = size = 0
+    for folder in FOLDERS:
+        try:
+            entries = list(os.scandir(cache_dir / folder))
+        except FileNotFoundError:
+            continue
+        for entry in entries:
+            stat = entry.stat(follow_symlinks=False)
+            if entry.is_file(follow_symlinks=False) and stat.st_mtime < cutoff:
+                try:
+                    os.unlink(entry.path)
+                except FileNotFoundError:
+                    continue
+                files += 1
+                size += stat.st_size
+    return Pruned(files, size, keep_days)

@@ -1,0 +1,87 @@
+"""The render cache stays bounded: builds mark what they use, files unused for long go."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from pipeline import cli
+from pipeline.build import BuildOptions, build
+from pipeline.build.prune import FOLDERS, mark_used, prune
+
+DAY = 86400
+
+
+def _age(root: Path, days: float) -> None:
+    """Make every file under `root` look last used `days` days ago."""
+    then = time.time() - days * DAY
+    for path in root.rglob("*"):
+        if path.is_file():
+            os.utime(path, (then, then))
+
+
+def _files(root: Path) -> set[str]:
+    return {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+
+
+def test_prune_removes_only_cache_files_unused_for_longer_than_the_limit(tmp_path: Path) -> None:
+    now = time.time()
+    old, recent, foreign = tmp_path / "png" / "old.png", tmp_path / "faces" / "new.json", \
+        tmp_path / "notes" / "old.txt"
+    for path, data in ((old, b"12345"), (recent, b"{}"), (foreign, b"mine")):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    os.utime(old, (now - 15 * DAY, now - 15 * DAY))
+    os.utime(recent, (now - 13 * DAY, now - 13 * DAY))
+    os.utime(foreign, (now - 99 * DAY, now - 99 * DAY))
+    pruned = prune(tmp_path, keep_days=14, now=now)
+    assert (pruned.files, pruned.bytes, pruned.days) == (1, 5, 14)
+    assert not old.exists() and recent.exists()
+    assert foreign.exists(), "only the cache's own folders are pruned"
+    assert "png" in FOLDERS and "notes" not in FOLDERS
+    mark_used(recent, tmp_path / "faces" / "gone.json")  # a missing file is no error
+    assert recent.stat().st_mtime >= now
+
+
+def test_a_build_keeps_what_it_uses_and_drops_the_rest(mini_model, tmp_path: Path) -> None:
+    """After every cache file has aged 30 days, a warm build marks the ones it uses, so the
+    prune at its end removes only a stale file and the font subsets (only rendering reads
+    them), and the next build still renders nothing."""
+    cache = tmp_path / "cache"
+    options = BuildOptions(out_root=tmp_path / "out", cache_dir=cache, workers=1)
+    build(mini_model, options)
+    stale = cache / "faces" / "stale.json"
+    stale.write_text('{"pdf": "gone.pdf", "page": 0}')
+    _age(cache, 30)
+    before = _files(cache)
+    subsets = {f for f in before if f.startswith("fonts/")}
+    assert subsets, "the cold build cached its font subsets"
+    warm = build(mini_model, options)
+    assert warm.rendered == 0
+    assert before - _files(cache) == {"faces/stale.json"} | subsets
+    assert warm.pruned.files == 1 + len(subsets)
+    again = build(mini_model, BuildOptions(out_root=tmp_path / "again", cache_dir=cache,
+                                           workers=1, keep_cache_days=0))
+    assert again.rendered == 0 and again.pruned.files == 0
+
+
+def test_relic_build_reports_what_it_removed(tmp_path: Path, mini_model, capsys) -> None:
+    cache = tmp_path / "cache"
+    (cache / "png").mkdir(parents=True)
+    stale = cache / "png" / "stale.png"
+    stale.write_bytes(b"x" * 2000)
+    _age(cache, 3)
+    code = cli.main(["build", "--pack", "mini", "--content", str(mini_model.pack.root.parent),
+                     "--out", str(tmp_path / "out"), "--cache", str(cache), "--jobs", "1",
+                     "--no-png", "--no-rulebook", "--keep-cache-days", "2"])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert not stale.exists()
+    assert "relic: removed 1 cache files (0.0 MB) no build used for 2 days" in err
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["build", "--pack", "mini", "--keep-cache-days", "-1"])
+    assert stop.value.code == 2
+    assert "-1 is not a number of days" in capsys.readouterr().err
