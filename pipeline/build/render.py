@@ -14,7 +14,7 @@ import json
 import os
 import re
 import zlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 import multiprocessing
 from dataclasses import dataclass, field
 from functools import cache
@@ -510,34 +510,44 @@ def warm_fonts(job: tuple[str, RenderSettings]) -> None:
 
 
 class Workers:
-    """The render worker processes (none for one worker: batches then run in this process).
-
-    `relic build` starts them before it loads the model, so that each imports WeasyPrint
-    (about 0.4 s) while this process is still busy; a build with nothing to render stops them
-    unused. Forked, they inherit everything imported so far.
+    """Where faces render. With one worker, in this process. With more, one process, the
+    scout, starts at once: `relic build` creates it before it loads the model, so that its
+    import of WeasyPrint (about 0.4 s) overlaps that. A small render (after an edit) runs on
+    the scout; a big one (a cold build) on a pool of `count` processes.
     """
 
-    def __init__(self, count: int):
+    def __init__(self, count: int, scout: bool = True):
         self.count = count
+        self._scout = _fork_pool(1) if count > 1 and scout else None
         self._pool = None
-        if count > 1:
-            self._pool = multiprocessing.get_context("fork").Pool(count, initializer=_preload)
 
-    def map(self, fn: Callable[[Any], Any], items: list[Any]) -> Iterable[Any]:
-        """`fn` over `items`, results in order, on the workers when there are any."""
-        if self._pool is None or len(items) <= 1:
-            return map(fn, items)
-        return self._pool.imap(fn, items)
+    def run(self, jobs: list[tuple[list[Face], RenderSettings, str]],
+            big: bool) -> Iterator[BatchResult]:
+        """Every job's result, in order."""
+        if not jobs:
+            return
+        if self.count <= 1 or (not big and self._scout is None):
+            yield from map(_run, jobs)
+        elif not big:
+            yield from self._scout.apply(_run_all, (jobs,))
+        else:
+            self.close()  # the scout is one process: a big render wants them all
+            self._pool = _fork_pool(self.count)
+            first = jobs[0][1]  # every language shares the charset, hence the font subsets
+            families = [(f, first) for f in dict.fromkeys(first.fonts.values())]
+            list(self._pool.imap(warm_fonts, families))
+            yield from self._pool.imap(_run, jobs)
 
     @property
     def running(self) -> bool:
-        return self._pool is not None
+        return self._scout is not None or self._pool is not None
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
-            self._pool = None
+        for pool in (self._scout, self._pool):
+            if pool is not None:
+                pool.terminate()
+                pool.join()
+        self._scout = self._pool = None
 
     def __enter__(self) -> Workers:
         return self
@@ -546,15 +556,19 @@ class Workers:
         self.close()
 
 
-def _preload() -> None:
-    """Import WeasyPrint and run its first-use work (the card stylesheet, fonts, line
-    breaking, hyphenation, the templates), which otherwise costs the first batch ~0.4 s."""
-    import weasyprint
+def _fork_pool(processes: int):
+    """Forked processes inherit everything imported so far; each warms up WeasyPrint."""
+    return multiprocessing.get_context("fork").Pool(processes, initializer=_preload)
 
-    for name in environment().list_templates(filter_func=lambda n: n.endswith(".j2")):
-        environment().get_template(name)
-    html = '<p lang="ru" style="hyphens: auto">Пробный <b>текст</b></p><p lang="en">text</p>'
-    weasyprint.HTML(string=html).render(stylesheets=[_stylesheet()]).write_pdf()
+
+def _run_all(jobs: list[tuple[list[Face], RenderSettings, str]]) -> list[BatchResult]:
+    return [_run(job) for job in jobs]
+
+
+def _preload() -> None:
+    """Import what rendering needs (WeasyPrint alone takes about 0.4 s)."""
+    import pypdfium2  # noqa: F401
+    import weasyprint  # noqa: F401
 
 
 def render_faces(work: list[tuple[list[Face], RenderSettings]], workers: int,
@@ -562,7 +576,7 @@ def render_faces(work: list[tuple[list[Face], RenderSettings]], workers: int,
                  pool: Workers | None = None) -> tuple[dict[str, Rendered], BatchResult]:
     """Rendered pages for every face of every language: from the cache, else rendered in
     batches spread over `workers` processes. `work` pairs faces with their language's settings.
-    Without a started `pool`, fewer than SMALL_RENDER faces render in this process."""
+    Fewer than SMALL_RENDER faces render on `pool`'s scout, or without one in this process."""
     found: dict[str, Rendered] = {}
     todo: dict[str, tuple[Face, RenderSettings]] = {}
     jobs = []
@@ -582,12 +596,9 @@ def render_faces(work: list[tuple[list[Face], RenderSettings]], workers: int,
     total = BatchResult()
     own = None
     if pool is None:
-        own = pool = Workers(workers if len(todo) >= SMALL_RENDER and len(jobs) > 1 else 1)
+        own = pool = Workers(workers, scout=False)
     try:
-        if len(todo) >= SMALL_RENDER and len(jobs) > 1 and pool.count > 1:
-            first = jobs[0][1]  # every language shares the charset, hence the font subsets
-            list(pool.map(warm_fonts, [(f, first) for f in dict.fromkeys(first.fonts.values())]))
-        for result in pool.map(_run, jobs):
+        for result in pool.run(jobs, big=len(todo) >= SMALL_RENDER and len(jobs) > 1):
             for rendered in result.rendered:
                 face, settings = todo[rendered.key]
                 remember(face, rendered, settings)

@@ -119,15 +119,30 @@ def test_two_builds_are_byte_identical(built: Path, mini_model, tmp_path: Path) 
 
 def test_workers_started_early_give_the_same_bytes_and_stop(built: Path, mini_model,
                                                             tmp_path: Path) -> None:
-    """`relic build` starts the render workers before loading the model: faces rendered on
-    them (cold cache, small batches, so several jobs) give the very same files, and the
-    workers are stopped once rendering is over."""
+    """`relic build` starts a warm render process before loading the model. A cold build (a
+    big render: a pool of processes) and then a one-card edit (a small render: on that warm
+    process) give the very same files as rendering in this process, and the processes stop
+    once rendering is over."""
     with Workers(2) as workers:
         assert workers.running
         build(mini_model, BuildOptions(out_root=tmp_path / "pool", cache_dir=tmp_path / "cache",
                                        workers=2, batch_size=3), workers=workers)
         assert not workers.running
     assert _hashes(tmp_path / "pool") == _hashes(built)
+    pack = copy_pack(tmp_path)
+    cards = pack / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("Torches go out", "Lamps go out"),
+                     encoding="utf-8")
+    edited = load_model(pack)
+    with Workers(2) as workers:
+        result = build(edited, BuildOptions(out_root=tmp_path / "edit", workers=2,
+                                            cache_dir=tmp_path / "cache"), workers=workers)
+        assert not workers.running
+    assert result.rendered == 1  # the English face of the draught card
+    build(edited, BuildOptions(out_root=tmp_path / "here", cache_dir=tmp_path / "cache-here",
+                               workers=1))
+    assert _hashes(tmp_path / "edit") == _hashes(tmp_path / "here")
+    assert _hashes(tmp_path / "edit") != _hashes(tmp_path / "pool")
 
 
 def test_killing_a_build_leaves_the_previous_outputs_intact(built: Path, tmp_path: Path) -> None:
