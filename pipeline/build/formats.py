@@ -11,11 +11,11 @@ from typing import Any
 
 from jsonschema import Draft7Validator
 from referencing import Registry, Resource
-from ruamel.yaml import YAML
 
 from pipeline.build.units import parse_length
 from pipeline.diagnostics import Diagnostic, RelicError, Span, error, relative
-from pipeline.model import PackInfo, thaw
+from pipeline.loader import try_load
+from pipeline.model import PackInfo, SourceFile, thaw
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 SCHEMAS = PROJECT_ROOT / "schemas"
@@ -128,21 +128,6 @@ def validator(name: str) -> Draft7Validator:
     return Draft7Validator(schema, registry=_registry())
 
 
-def _yaml_line(data: Any, path: tuple) -> tuple[int, int]:
-    """The 1-based line and column of a value in a ruamel document, or of its nearest parent."""
-    line, col, node = 1, 1, data
-    for key in path:
-        lc = getattr(node, "lc", None)
-        try:
-            if lc is not None:
-                pos = lc.key(key) if isinstance(key, str) else lc.item(key)
-                line, col = pos[0] + 1, pos[1] + 1
-            node = node[key]
-        except (KeyError, IndexError, TypeError, AttributeError):
-            break
-    return line, col
-
-
 def _schema_errors(name: str, data: Any, display: str, locate) -> list[Diagnostic]:
     out = []
     for err in sorted(validator(name).iter_errors(data), key=lambda e: list(e.absolute_path)):
@@ -161,13 +146,16 @@ def _load_yaml(path: Path, schema: str) -> tuple[dict, list[Diagnostic]]:
 def _load_yaml_cached(path: Path, schema: str, mtime: int, size: int
                       ) -> tuple[dict, list[Diagnostic]]:
     """One parse per file version and process (labels are read once per language)."""
-    display = relative(path)
-    try:
-        data = YAML(typ="rt").load(path.read_text(encoding="utf-8"))
-    except Exception as exc:  # ruamel raises many error types for bad YAML
-        return {}, [error("print-yaml", f"cannot read {display}: {exc}", Span(display))]
-    errors = _schema_errors(schema, data, display, lambda p: _yaml_line(data, p))
-    return (thaw(data) if not errors else {}), errors
+    source, problems = try_load(path, relative(path))  # the content's own bounded loader
+    if source is None:
+        return {}, problems
+    errors = _schema_errors(schema, source.data, source.display, lambda p: _place(source, p))
+    return (thaw(source.data) if not errors else {}), errors
+
+
+def _place(source: SourceFile, path: tuple) -> tuple[int, int]:
+    span = source.span(path)
+    return span.line, span.col
 
 
 def _format(name: str, raw: Mapping[str, Any], bleed: float) -> Format:

@@ -137,3 +137,15 @@ def test_a_pack_without_print_profile_says_so(tmp_path: Path) -> None:
         _build(pack, tmp_path)
     [d] = caught.value.diagnostics
     assert d.code == "no-print-profile" and d.span.file.endswith("pack.yaml")
+
+
+def test_a_duplicate_key_in_pack_formats_is_the_loaders_located_error(tmp_path: Path) -> None:
+    """Print YAML goes through the content's own loader: same bounds, same diagnostics."""
+    pack = copy_pack(tmp_path)
+    twice = "    height: 120mm\n    height: 121mm"
+    _replace(pack / "print" / "formats.yaml", "    height: 120mm", twice)
+    with pytest.raises(RelicError) as caught:
+        _build(pack, tmp_path)
+    [d] = caught.value.diagnostics
+    assert d.code == "duplicate-key" and "height" in d.message
+    assert d.span.file.endswith("formats.yaml") and d.span.line == 6
