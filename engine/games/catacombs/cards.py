@@ -5,8 +5,11 @@ from __future__ import annotations
 from engine.core.api import Action
 from engine.core.rules import rule
 from engine.games.catacombs.checks_util import apply_outcome
+from engine.games.catacombs.doors import monster_doors, open_monster_door
 from engine.games.catacombs.registry import actions_of, handles
 from engine.games.catacombs.state import CatacombsState, Hero
+
+DOOR_INTRIGUES = ("door-creaks-open",)
 
 
 def _deck_type(state: CatacombsState, card_id: str) -> str:
@@ -21,6 +24,9 @@ def card_actions(state: CatacombsState, hero: Hero) -> list[Action]:
         return []
     out = []
     for card_id in sorted(set(hero.spells)):
+        if card_id in DOOR_INTRIGUES:
+            out.extend(door_intrigues(state, card_id))
+            continue
         card = state.data.cards.get(card_id)
         if card is None or not card.has_outcome:
             continue
@@ -31,6 +37,15 @@ def card_actions(state: CatacombsState, hero: Hero) -> list[Action]:
             for other in intrigue_targets(state, hero):
                 out.append(Action.of("intrigue", card=card_id, target=other.seat))
     return out
+
+
+@rule("doors.intrigue", "engine.intrigue-door")
+def door_intrigues(state: CatacombsState, card_id: str) -> list[Action]:
+    """An intrigue that opens a door with a monster behind it: one choice per such door still
+    shut on the table."""
+    return [
+        Action.of("intrigue", card=card_id, door=door["uid"]) for _, door in monster_doors(state)
+    ]
 
 
 @rule("teams.intrigues")
@@ -76,6 +91,11 @@ def do_intrigue(state: CatacombsState, hero: Hero, action: Action) -> int:
     """An intrigue card with an outcome is played on another hero (one action), then
     discarded."""
     card = state.data.cards[action.get("card")]
+    if action.get("door") is not None:
+        hero.spells.remove(card.id)
+        state.log(f"{hero.character} plays {card.id}")
+        open_monster_door(state, action.get("door"), hero)
+        return 1
     target = state.heroes[int(action.get("target"))]
     hero.spells.remove(card.id)
     state.log(f"{hero.character} plays {card.id} on {target.character}")

@@ -8,6 +8,7 @@ from engine.core.rules import rule
 from engine.games.catacombs.checks_util import may_try, passes
 from engine.games.catacombs.monsters import _adjacent_tile, _near, kill_piece
 from engine.games.catacombs.registry import actions_of, handles, options, task
+from engine.games.catacombs.shelters import blocked, blocking_pieces, surprise_bonus
 from engine.games.catacombs.state import CatacombsState, Hero, Piece
 
 
@@ -70,8 +71,10 @@ def attackable(state: CatacombsState, piece: Piece) -> bool:
 
 @actions_of
 def combat_actions(state: CatacombsState, hero: Hero) -> list[Action]:
-    if not hero.active or state.round == 1 or hero.hidden:
+    if not hero.active or state.round == 1:
         return []
+    if hero.hidden:
+        return shelter_attacks(state, hero)
     out = []
     near = _awake_near(state, hero)
     for piece, ranged in near:
@@ -98,6 +101,19 @@ def combat_actions(state: CatacombsState, hero: Hero) -> list[Action]:
     return out
 
 
+@rule("engine.surprise-attack")
+def shelter_attacks(state: CatacombsState, hero: Hero) -> list[Action]:
+    """A hidden hero may attack straight from the shelter; a blocked shelter lets the hero
+    attack only the controlled monsters blocking it."""
+    near = _awake_near(state, hero)
+    if not near:
+        return []
+    if blocked(state, hero):
+        allowed = {p.uid for p in blocking_pieces(state, hero)}
+        near = [(p, r) for p, r in near if p.uid in allowed]
+    return [Action.of("attack", target=p.uid, ranged=r) for p, r in near if attackable(state, p)]
+
+
 def _weakening(state: CatacombsState, hero: Hero) -> str | None:
     for spell in hero.spells:
         card = state.data.cards.get(spell)
@@ -120,6 +136,7 @@ def do_attack(state: CatacombsState, hero: Hero, action: Action) -> int:
     piece = _target(state, action.get("target"))
     ranged = bool(action.get("ranged"))
     melee_bonus, ranged_damage = weapons(state, hero)
+    surprise = _come_out_attacking(state, hero, piece)
     check = _venomous_check(state, piece, ranged, armed=melee_bonus > 0)
     if check is not None and check.dice is not None:
         state.push(
@@ -129,9 +146,11 @@ def do_attack(state: CatacombsState, hero: Hero, action: Action) -> int:
             seat=hero.seat,
             target=piece.uid,
             check=check.id,
+            surprise=surprise,
         )
         return 1
     damage = ranged_damage if ranged else state.stat(hero, "strength") + melee_bonus
+    damage += surprise
     piece.hp = (piece.hp or 0) - damage
     piece.hurt = True
     state.log(f"{hero.character} hits the {piece.monster} for {damage}")
@@ -140,13 +159,23 @@ def do_attack(state: CatacombsState, hero: Hero, action: Action) -> int:
     return 1
 
 
+def _come_out_attacking(state: CatacombsState, hero: Hero, piece: Piece) -> int:
+    """An attack from a shelter brings the hero out; returns the surprise-attack bonus."""
+    if not hero.hidden:
+        return 0
+    bonus = surprise_bonus(state, hero, piece)
+    hero.hidden = 0
+    state.log(f"{hero.character} attacks from the shelter (surprise +{bonus})")
+    return bonus
+
+
 @task("attack-roll")
 def attack_roll(state: CatacombsState, t: dict, value: int) -> None:
     hero = state.heroes[t["seat"]]
     piece = next((p for p in state.pieces if p.uid == t["target"] and p.alive), None)
     if piece is None:
         return
-    if passes(state, hero, state.data.checks[t["check"]], value):
+    if passes(state, hero, state.data.checks[t["check"]], value + t.get("surprise", 0)):
         kill_piece(state, piece, hero, f"slain by {hero.character}")
     else:
         state.log(f"{hero.character} misses the {piece.species or piece.monster} ({value})")

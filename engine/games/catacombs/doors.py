@@ -6,7 +6,13 @@ from engine.core.api import Action
 from engine.core.rules import rule
 from engine.games.catacombs.board import Pos
 from engine.games.catacombs.checks_util import may_try
-from engine.games.catacombs.movement import closed_door, steps_graph
+from engine.games.catacombs.movement import (
+    closed_door,
+    obstacle_index,
+    parse_pos,
+    pos_key,
+    steps_graph,
+)
 from engine.games.catacombs.registry import actions_of, handles, task
 from engine.games.catacombs.state import CatacombsState, Hero
 
@@ -139,6 +145,41 @@ def door_monster(state: CatacombsState, t: dict, card: str) -> None:
 
     hero = state.heroes[t["seat"]]
     piece = spawn(state, card, hero.pos, awake=True, meet=True)
+    if piece is not None:
+        state.push("do", "monster-act", uid=piece.uid)
+
+
+def monster_doors(state: CatacombsState) -> list[tuple[Pos, dict]]:
+    """Shut doors on the table whose token hides a monster that has not come out yet."""
+    return [
+        (pos, door)
+        for pos, door in sorted(obstacle_index(state)[0].items())
+        if not door.get("open")
+        and not door.get("sprung")
+        and _hidden(state, door).get("behind") == "monster"
+    ]
+
+
+@rule("doors.intrigue", "engine.intrigue-door")
+def open_monster_door(state: CatacombsState, uid: str, hero: Hero) -> None:
+    """The door opens by itself (locked or not) and its monster comes out awake on the door's
+    cell, then acts at once."""
+    pos, door = next((p, d) for p, d in monster_doors(state) if d["uid"] == uid)
+    door["open"] = True
+    door["sprung"] = True
+    state.touch_layout("passage")
+    state.log(f"a door opens by itself at {pos}")
+    if sum(state.pools.get("monster", {}).values()) > 0:
+        state.push(
+            "draw", "intrigue-door-monster", pool="monster", seat=hero.seat, pos=pos_key(pos)
+        )
+
+
+@task("intrigue-door-monster")
+def intrigue_door_monster(state: CatacombsState, t: dict, card: str) -> None:
+    from engine.games.catacombs.monsters import spawn
+
+    piece = spawn(state, card, parse_pos(t["pos"]), awake=True)
     if piece is not None:
         state.push("do", "monster-act", uid=piece.uid)
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from engine.core.api import Action
-from engine.core.rules import PARTIAL, rule
-from engine.games.catacombs.checks_util import may_try
+from engine.core.rules import rule
+from engine.games.catacombs.checks_util import apply_outcome, may_try
 from engine.games.catacombs.registry import actions_of, handles
-from engine.games.catacombs.state import CatacombsState, Hero
+from engine.games.catacombs.state import CatacombsState, Hero, Piece
 
 
 @rule("shelters.empty")
@@ -23,7 +23,9 @@ def shelter_actions(state: CatacombsState, hero: Hero) -> list[Action]:
         return []
     if hero.hidden:
         leave = state.data.check("shelter", "leave")
-        return [Action.of("shelter", how="leave")] if may_try(state, hero, leave) else []
+        if blocked(state, hero) or not may_try(state, hero, leave):
+            return []
+        return [Action.of("shelter", how="leave")]
     hide = state.data.check("shelter", "hide")
     if shelter_here(state, hero) and may_try(state, hero, hide):
         return [Action.of("shelter", how="hide")]
@@ -72,6 +74,83 @@ def do_force_out(state: CatacombsState, hero: Hero, action: Action) -> int:
     return 1
 
 
-@rule("shelters.surprise", status=PARTIAL, note="the surprise-attack bonus has no number")
-def surprise_attack() -> None:
-    """Not implemented: the seed gives attacks from a shelter a bonus without a number."""
+def _hostile(state: CatacombsState, a: Hero, b: Hero) -> bool:
+    from engine.games.catacombs.relationships import hostile
+
+    return hostile(state, a, b)
+
+
+def blocking_pieces(state: CatacombsState, hero: Hero) -> list[Piece]:
+    """Controlled monsters on the hidden hero's tile."""
+    slot = hero.pos[:2]
+    return [p for p in state.pieces if p.controlled and p.on_map and p.pos[:2] == slot]
+
+
+@rule("shelters.controlled", "engine.shelter-block")
+def blocked(state: CatacombsState, hero: Hero) -> bool:
+    """A controlled monster or a hostile character on the hidden hero's tile blocks the
+    shelter: they cannot attack the hero, but the hero cannot come out while they stay (only
+    an attack on a blocking monster breaks out, without the surprise-attack bonus)."""
+    if not hero.hidden:
+        return False
+    if blocking_pieces(state, hero):
+        return True
+    return any(
+        other is not hero and not other.hidden and _hostile(state, other, hero)
+        for other in state.heroes_on(hero.pos[:2])
+    )
+
+
+@rule("shelters.surprise", "shelters.controlled", "engine.surprise-attack")
+def surprise_bonus(state: CatacombsState, hero: Hero, piece: Piece) -> int:
+    """From a shelter a hero attacks with the surprise-attack bonus (the shelter-hide
+    check's modifiers); controlled monsters are ready for it and get none."""
+    if not hero.hidden or piece.controlled:
+        return 0
+    hide = state.data.check("shelter", "hide")
+    if hide is None:
+        return 0
+    return sum(m.add for m in hide.active_modifiers(state.stats(hero), tuple(hero.items)))
+
+
+@actions_of
+def blow_up_actions(state: CatacombsState, hero: Hero) -> list[Action]:
+    """A hero holding dynamite may blow up a shelter on their tile where a hostile hero hides."""
+    if not hero.active or hero.hidden or not hero.items or state.round == 1:
+        return []
+    blast = state.data.check("shelter", "break")
+    if blast is None or not set(blast.items) & set(hero.items):
+        return []
+    return [
+        Action.of("blow-up", seat=other.seat)
+        for other in state.heroes_on(hero.pos[:2])
+        if other is not hero and other.hidden and _hostile(state, hero, other)
+    ]
+
+
+@handles("blow-up")
+@rule("shelters.dynamite", "engine.shelter-dynamite")
+def do_blow_up(state: CatacombsState, hero: Hero, action: Action) -> int:
+    """A shelter cannot be shot through, but dynamite blows it up: everyone hiding on the
+    tile is thrown out and suffers the check's outcome, the shelter token is removed and the
+    dynamite used up."""
+    blast = state.data.check("shelter", "break")
+    dynamite = next(i for i in blast.items if i in hero.items)
+    if state.data.items[dynamite].single_use:
+        hero.items.remove(dynamite)
+    target = state.heroes[int(action.get("seat"))]
+    state.log(f"{hero.character} blows up the shelter of {target.character}")
+    if blast.on_success.removed:
+        _remove_shelter(state, target)
+    for other in state.heroes_on(target.pos[:2]):
+        if other.hidden:
+            other.hidden = 0
+            apply_outcome(state, other, blast.on_success, f"dynamite by {hero.character}")
+    return blast.actions
+
+
+def _remove_shelter(state: CatacombsState, hero: Hero) -> None:
+    features = state.tile_of(hero.pos).features
+    shelter = next((f for f in features if f["type"] == "shelter"), None)
+    if shelter is not None:
+        features.remove(shelter)
