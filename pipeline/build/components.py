@@ -107,11 +107,13 @@ def entity_view(entity: Entity, lang: str, fallback: str) -> dict[str, Any]:
 REF_FIELDS = ("id", "kind", "name", "title", "type")
 
 
-def ref_view(entity: Entity, lang: str, fallback: str) -> dict[str, Any]:
+def ref_view(entity: Entity, lang: str, fallback: str,
+             extra: tuple[str, ...] = ()) -> dict[str, Any]:
     """What a face shows of an entity it refers to: its name and kind, not its numbers (so that
-    editing a monster's stats re-renders the monster's card, not every card naming it)."""
+    editing a monster's stats re-renders the monster's card, not every card naming it), plus
+    the `extra` fields its print profile asks for (`ref_fields`)."""
     view = entity_view(entity, lang, fallback)
-    return {k: view[k] for k in REF_FIELDS if k in view}
+    return {k: view[k] for k in (*REF_FIELDS, *extra) if k in view}
 
 
 def references(entity: Entity, model: Model) -> list[Entity]:
@@ -121,7 +123,8 @@ def references(entity: Entity, model: Model) -> list[Entity]:
 
 
 def face_context(entity: Entity | None, kind: str, model: Model, lang: str,
-                 proof: bool, labels: Mapping[str, Any]) -> dict[str, Any]:
+                 proof: bool, labels: Mapping[str, Any],
+                 ref_fields: tuple[str, ...] = ()) -> dict[str, Any]:
     """Everything a template sees: the entity, the entities it refers to, pack info, labels."""
     src = model.pack.source_language
     pack = {
@@ -133,7 +136,8 @@ def face_context(entity: Entity | None, kind: str, model: Model, lang: str,
                            "labels": thaw(labels)}
     if entity is not None:
         ctx["entity"] = entity_view(entity, lang, src)
-        ctx["refs"] = {e.id: ref_view(e, lang, src) for e in references(entity, model)}
+        ctx["refs"] = {e.id: ref_view(e, lang, src, ref_fields)
+                       for e in references(entity, model)}
     return ctx
 
 
@@ -152,7 +156,7 @@ def expand(model: Model, profile: Profile, lang: str, proof: bool,
     for spec in profile.kinds:
         for entity in sorted(model.of_kind(spec.kind), key=lambda e: e.id):
             fmt, template, back = spec.choose(entity.get)
-            ctx = face_context(entity, spec.kind, model, lang, proof, labels)
+            ctx = face_context(entity, spec.kind, model, lang, proof, labels, spec.ref_fields)
             front = _face("front", f"{template}.html.j2", fmt, ctx, entity.id)
             faces.setdefault(front.key, front)
             back_key = None

@@ -82,6 +82,7 @@ class KindPrint:
     back_per_entity: bool = False
     back_by: str | None = None
     variants: tuple[Variant, ...] = ()
+    ref_fields: tuple[str, ...] = ()  # shown of referenced entities, beyond their names
 
     def choose(self, get) -> tuple[str, str, str | None]:
         """(format, template, back) for an entity; `get(dotted)` reads its data."""
@@ -224,7 +225,7 @@ def load_profile(pack: PackInfo, paper: str | None = None) -> Profile:
                 errors.append(_unknown("format", name, formats, manifest.span(path)))
         kinds.append(KindPrint(kind, spec["format"], spec.get("template", kind),
                                spec.get("back"), bool(spec.get("back_per_entity", False)),
-                               spec.get("back_by"), variants))
+                               spec.get("back_by"), variants, tuple(spec.get("ref_fields", ()))))
         errors += _missing_templates(kinds[-1], manifest.span(where))
     chosen = paper or raw.get("paper", "a4")
     if chosen not in sheets:
