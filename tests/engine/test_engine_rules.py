@@ -78,9 +78,11 @@ def test_check_modifier(check_id, modifier):
         set_stat(state, hero, t.stat, t.min - 1)
         hero.items = list(modifier.items[:1])
         assert modifier not in check.active_modifiers(state.stats(hero), tuple(hero.items))
-    else:
+    elif modifier.items:
         hero.items = []
         assert modifier not in check.active_modifiers(state.stats(hero), ())
+    else:  # a modifier without conditions (the surprise-attack bonus) always applies
+        assert modifier in check.active_modifiers({}, ())
 
 
 def card_threshold_cases():

@@ -6,7 +6,6 @@ from __future__ import annotations
 from engine_support import arena, canonical_plain
 
 from engine.core.api import Action
-from engine.games.catacombs.cards import DOOR_INTRIGUES
 from engine.games.catacombs.combat import _venomous_check, weapons
 from engine.games.catacombs.data import from_plain
 from engine.games.catacombs.monsters import spawn
@@ -175,7 +174,7 @@ def test_the_intrigue_opens_a_door_with_a_monster_and_the_monster_comes_out():
     empty_door = {"uid": "fe", "type": "door", "card": _door_token("nothing"),
                   "cell": list(cells[-1])}
     tile.features += [monster_door, empty_door]
-    card = DOOR_INTRIGUES[0]
+    [card] = [c.id for c in DATA.cards.values() if c.opens_monster_door]
     assert DATA.decks[DATA.cards[card].deck].type == "intrigue"
     hero.spells = [card]
     state.seat = hero.seat
@@ -198,3 +197,19 @@ def test_the_intrigue_opens_a_door_with_a_monster_and_the_monster_comes_out():
     assert any(e.endswith(f"appears at {door_cell}") for e in state.events)
     state.refresh()
     assert not [a for a in state.legal_actions() if a.kind == "intrigue" and a.get("door")]
+
+
+def test_when_the_shelter_time_is_over_a_blocked_hero_suffocates_a_free_one_comes_out():
+    from engine.games.catacombs.turn import begin_turn
+
+    for blocking, alive in ((False, True), (True, False)):  # a controlled monster blocks
+        state, hero, _ = _hidden_next_to("zombie", controlled=blocking)
+        hero.hidden = 1  # the last turn in the shelter
+        begin_turn(state)
+        assert hero.alive == alive
+        assert hero.hidden == 0
+        assert hero.cause == ("" if alive else "suffocated in a blocked shelter")
+    state, hero, _ = _hidden_next_to("zombie", controlled=True)
+    hero.hidden = HIDE.turns
+    begin_turn(state)
+    assert hero.alive and hero.hidden == HIDE.turns - 1  # time left: no harm yet

@@ -9,8 +9,6 @@ from engine.games.catacombs.doors import monster_doors, open_monster_door
 from engine.games.catacombs.registry import actions_of, handles
 from engine.games.catacombs.state import CatacombsState, Hero
 
-DOOR_INTRIGUES = ("door-creaks-open",)
-
 
 def _deck_type(state: CatacombsState, card_id: str) -> str:
     card = state.data.cards.get(card_id)
@@ -24,10 +22,10 @@ def card_actions(state: CatacombsState, hero: Hero) -> list[Action]:
         return []
     out = []
     for card_id in sorted(set(hero.spells)):
-        if card_id in DOOR_INTRIGUES:
+        card = state.data.cards.get(card_id)
+        if card is not None and card.opens_monster_door:
             out.extend(door_intrigues(state, card_id))
             continue
-        card = state.data.cards.get(card_id)
         if card is None or not card.has_outcome:
             continue
         kind = _deck_type(state, card_id)

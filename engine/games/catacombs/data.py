@@ -446,6 +446,7 @@ class Card:
     price: int = 0
     damage: int = 0
     attack: str = ""
+    opens_monster_door: bool = False
 
     @property
     def playable(self) -> bool:
@@ -735,6 +736,7 @@ def _card(e: Mapping[str, Any]) -> Card:
         weakening=bool(e.get("weakening", False)),
         trap=e.get("trap"),
         monster=e.get("monster"),
+        opens_monster_door=bool(e.get("opens_monster_door", False)),
         requires=_thresholds(e.get("requires"), Src(e["id"], "requires")),
         has_outcome="outcome" in e,
         has_reward="reward" in e,

@@ -28,6 +28,23 @@ def first_round(state: CatacombsState) -> bool:
     return state.round == 1
 
 
+@rule("shelters.three-turns", "engine.shelter-suffocation")
+def come_out_or_suffocate(state: CatacombsState, hero: Hero) -> bool:
+    """A hiding hero's turns in the shelter run down; when they are over the hero comes out,
+    unless the shelter is blocked: then the hero suffocates. False when the hero died."""
+    from engine.games.catacombs.shelters import blocked
+
+    trapped = blocked(state, hero)
+    hero.hidden -= 1
+    if hero.hidden > 0:
+        return True
+    if trapped:
+        state.kill(hero, "suffocated in a blocked shelter")
+        return False
+    state.log(f"{hero.character} must leave the shelter")
+    return True
+
+
 @rule("turn.actions", "first-turn.one-action")
 def begin_turn(state: CatacombsState) -> None:
     """A hero's turn starts: two actions (one move on the first turn), unless turns are lost."""
@@ -39,10 +56,8 @@ def begin_turn(state: CatacombsState) -> None:
         hero.turns_lost -= 1
         state.log(f"{hero.character} skips this turn")
         return
-    if hero.hidden > 0:
-        hero.hidden -= 1
-        if hero.hidden == 0:
-            state.log(f"{hero.character} must leave the shelter")
+    if hero.hidden > 0 and not come_out_or_suffocate(state, hero):
+        return
     from engine.games.catacombs.relationships import interest
 
     interest(state, hero)
