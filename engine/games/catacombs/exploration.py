@@ -294,7 +294,8 @@ def event_card(state: CatacombsState, t: dict, card: str) -> None:
 
 @rule("move.activate", "move.activate-monster", "move.activate-trap", "move.activate-stash")
 def enter_tile(state: CatacombsState, hero: Hero, tile: Placed) -> None:
-    """The first step on a tile wakes its monsters and reveals its hidden trap and stash."""
+    """The first step on a tile wakes its monsters, springs its lairs and reveals its hidden
+    trap and stash."""
     tile.visited = True
     state.touch_layout("visited")
     slot = (tile.slot[0], tile.slot[1])
@@ -304,6 +305,9 @@ def enter_tile(state: CatacombsState, hero: Hero, tile: Placed) -> None:
             state.log(f"a {piece.monster} wakes on {slot_key(slot)}")
             for h in state.heroes_on(slot):
                 state.meet(h, piece)
+    from engine.games.catacombs.monsters import spring_lairs
+
+    spring_lairs(state, hero, tile)
     for feature in list(tile.features):
         if feature["type"] == "trap" and feature.get("card"):
             from engine.games.catacombs.traps import spring_hidden_trap

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections import deque
 
 from engine.core.rules import PARTIAL, rule
-from engine.games.catacombs.board import DELTA, Pos, slot_key
-from engine.games.catacombs.checks_util import apply_outcome, poison, result_band
+from engine.games.catacombs.board import DELTA, Placed, Pos, slot_key
+from engine.games.catacombs.checks_util import apply_outcome, passes, poison, result_band
 from engine.games.catacombs.data import MatrixCell, Monster
 from engine.games.catacombs.movement import (
     OPPOSITE_SIDE,
@@ -52,6 +52,8 @@ def spawn(
     )
     state.pieces.append(piece)
     state.log(f"a {species or monster_id} appears at {pos}")
+    if not awake and state.monster_players and respawns(monster):
+        mark_lair(state, piece)
     if "doom-knowledge" in monster.special and sum(
         state.pools.get("secret-knowledge", {}).values()
     ):
@@ -295,6 +297,7 @@ def _near(state: CatacombsState, pos: Pos, goals: set[Pos]) -> bool:
 def monster_phase(state: CatacombsState, t: dict, _: object) -> None:
     """After every round each awake monster moves and attacks, then acid burns."""
     take_control(state)
+    respawn(state)
     last_survivor(state)
     for piece in sorted(state.pieces, key=lambda p: p.uid):
         if piece.alive and piece.awake:
@@ -332,6 +335,10 @@ def monster_act(state: CatacombsState, t: dict, _: object) -> None:
         return
     heroes = targets(state, piece)
     if not heroes:
+        return
+    if piece.controlled and (
+        surprise(state, piece, monster, heroes) or fight_like_heroes(state, piece, monster, heroes)
+    ):
         return
     goals = {h.pos for h in heroes}
     path = _path(state, piece, goals)
@@ -673,11 +680,16 @@ def take_control(state: CatacombsState) -> None:
         monster = state.data.monsters[piece.monster]
         if not piece.on_map or piece.controlled or monster.controlled is None:
             continue
-        piece.controlled = True
-        gain = (monster.controlled.health or 0) - (monster.stats.health or 0)
-        if piece.hp is not None and gain > 0:
-            piece.hp += gain
-        state.log(f"the {piece.species or piece.monster} is now controlled by a player")
+        control(state, piece, monster)
+
+
+def control(state: CatacombsState, piece: Piece, monster: Monster) -> None:
+    """A player takes the monster: its controlled stats, the health it gains included."""
+    piece.controlled = True
+    gain = (monster.controlled.health or 0) - (monster.stats.health or 0)
+    if piece.hp is not None and gain > 0:
+        piece.hp += gain
+    state.log(f"the {piece.species or piece.monster} is now controlled by a player")
 
 
 @task("revive")
@@ -694,14 +706,209 @@ def revive(state: CatacombsState, t: dict, value: int) -> None:
         state.log(f"the {piece.monster} rises again ({value})")
 
 
+# ----- controlled monsters: lairs, respawns, surprise, fighting like characters -------------
+LAIR = "lair"
+
+
+def lair_limit(monster: Monster) -> int:
+    """`respawn.per_lair`: the most that appear at once from one lair (0: none)."""
+    return int(getattr(monster, "per_lair", 0) or 0)
+
+
+def from_open_areas(monster: Monster) -> bool:
+    """`respawn.from_open_areas`: it may also respawn on explored parts of the labyrinth."""
+    return bool(getattr(monster, "from_open_areas", False))
+
+
+def respawns(monster: Monster) -> bool:
+    return lair_limit(monster) > 0 and monster.controlled is not None
+
+
+def mark_lair(state: CatacombsState, piece: Piece) -> None:
+    """The cell where a monster card was laid face down is a lair of that kind."""
+    state.tile_of(piece.pos).features.append(
+        {
+            "uid": f"lair{piece.uid}",
+            "type": LAIR,
+            "monster": piece.monster,
+            "cell": [piece.pos[2], piece.pos[3]],
+            "waiting": 0,
+        }
+    )
+
+
+def lairs_of(state: CatacombsState, monster_id: str) -> list[tuple[tuple[int, int], dict]]:
+    """Every lair of this kind: (tile slot, lair feature), in slot order."""
+    out = []
+    for key in sorted(state.tiles):
+        tile = state.tiles[key]
+        for f in tile.features:
+            if f["type"] == LAIR and f["monster"] == monster_id:
+                out.append(((tile.slot[0], tile.slot[1]), f))
+    return out
+
+
+def respawns_due(state: CatacombsState, monster: Monster) -> int:
+    """Killed or removed monsters of this kind that may come back: the count for this many
+    players less those on the table, those waiting in lairs and those still in the deck."""
+    alive = sum(1 for p in state.pieces if p.alive and p.monster == monster.id)
+    waiting = sum(f["waiting"] for _, f in lairs_of(state, monster.id))
+    in_deck = state.pools.get("monster", {}).get(monster.id, 0)
+    return monster.count_for(state.players) - alive - waiting - in_deck
+
+
 @rule(
     "zombie.respawn",
     "venomous.respawn",
-    "venomous.surprise",
     "bandit.respawn",
     "ghost.respawn",
+    "engine.respawn",
     status=PARTIAL,
-    note="controlled monsters do not respawn and make no surprise attacks",
+    note="data.py does not read respawn.per_lair and respawn.from_open_areas yet",
 )
-def controlled_monsters() -> None:
-    """Not implemented: respawning from lairs and surprise attacks of controlled monsters."""
+def respawn(state: CatacombsState) -> None:
+    """In the monster phase the controlling player brings killed monsters back: up to the
+    kind's lair limit from each of its lairs (in slot order) while the count for this many
+    players allows; bandits left over appear on an explored tile near the heroes."""
+    if not state.monster_players or not controllers(state):
+        return
+    for monster_id in sorted(state.data.monsters):
+        monster = state.data.monsters[monster_id]
+        if not respawns(monster):
+            continue
+        due = respawns_due(state, monster)
+        for slot, lair in lairs_of(state, monster_id):
+            if due <= 0:
+                break
+            n = min(lair_limit(monster), due)
+            due -= n
+            fill_lair(state, monster, slot, lair, n)
+        if due > 0 and from_open_areas(monster):
+            open_area_respawn(state, monster, min(lair_limit(monster), due))
+
+
+def fill_lair(
+    state: CatacombsState, monster: Monster, slot: tuple[int, int], lair: dict, n: int
+) -> None:
+    """On an explored tile they appear at once; otherwise they wait in the lair until a hero
+    first steps on the tile."""
+    if state.tiles[slot_key(slot)].visited:
+        bring(state, monster, (*slot, *lair["cell"]), n)
+    else:
+        lair["waiting"] += n
+        state.log(f"{n} {monster.id} wait in the lair on {slot_key(slot)}")
+
+
+def bring(state: CatacombsState, monster: Monster, pos: Pos, n: int) -> None:
+    """`n` monsters of the kind appear awake at `pos`, under their player's control."""
+    for _ in range(n):
+        piece = spawn(state, monster.id, pos, awake=True)
+        if piece is not None:
+            control(state, piece, monster)
+
+
+def open_area_respawn(state: CatacombsState, monster: Monster, n: int) -> None:
+    """Engine assumption: the explored tile nearest a hero with no hero on it, at its centre."""
+    heroes = [h.pos[:2] for h in state.heroes if h.active]
+    if not heroes or n <= 0:
+        return
+    best = None
+    for key in sorted(state.tiles):
+        tile = state.tiles[key]
+        slot = (tile.slot[0], tile.slot[1])
+        if not tile.visited or slot in heroes:
+            continue
+        far = min(abs(slot[0] - h[0]) + abs(slot[1] - h[1]) for h in heroes)
+        if best is None or far < best[0]:
+            best = (far, slot, tile.center())
+    if best is not None:
+        bring(state, monster, (*best[1], *best[2]), n)
+
+
+@rule("move.activate-lair", "engine.lairs")
+def spring_lairs(state: CatacombsState, hero: Hero, tile: Placed) -> None:
+    """The first step on a tile springs its lairs: the monsters their player respawned there
+    while the tile was unexplored appear (a sarcophagus lair springs when it is checked)."""
+    if not state.monster_players:
+        return
+    slot = (tile.slot[0], tile.slot[1])
+    for f in tile.features:
+        if f["type"] == LAIR and f.get("waiting"):
+            n, f["waiting"] = f["waiting"], 0
+            state.log(f"the lair on {slot_key(slot)} springs")
+            bring(state, state.data.monsters[f["monster"]], (*slot, *f["cell"]), n)
+
+
+@rule("venomous.surprise", "engine.venomous-surprise")
+def surprise(state: CatacombsState, piece: Piece, monster: Monster, heroes: list[Hero]) -> bool:
+    """A controlled venomous creature with no hero next to it drops from the ceiling onto a
+    hero on an adjacent tile of its own labyrinth (its player picks the weakest); the hero
+    rolls to shake it off. True when it did."""
+    if "surprise" not in monster.special:
+        return False
+    check = state.data.check(piece.monster, "shake-off")
+    if check is None or any(_near(state, piece.pos, {h.pos}) for h in heroes):
+        return False
+    labyrinth = state.tile_of(piece.pos).labyrinth
+    prey = [
+        h
+        for h in heroes
+        if _adjacent_tile(h.pos, piece.pos) and state.tile_of(h.pos).labyrinth == labyrinth
+    ]
+    if not prey:
+        return False
+    victim = min(prey, key=lambda h: (h.hp, h.seat))
+    piece.pos = victim.pos
+    state.meet(victim, piece)
+    state.log(f"a {piece.species or piece.monster} drops from the ceiling on {victim.character}")
+    state.push(
+        "roll",
+        "shake-off",
+        dice=str(check.dice or "d6"),
+        seat=victim.seat,
+        uid=piece.uid,
+        check=check.id,
+    )
+    return True
+
+
+@task("shake-off")
+def shake_off(state: CatacombsState, t: dict, value: int) -> None:
+    """The hero shakes the creature off on the check's faces (it lands at their feet); else
+    it bites as the check says and, like any bite of its kind, leaves."""
+    hero = state.heroes[t["seat"]]
+    piece = _piece(state, t["uid"])
+    check = state.data.checks[t["check"]]
+    if piece is None or not hero.active:
+        return
+    name = piece.species or piece.monster
+    if passes(state, hero, check, value):
+        state.log(f"{hero.character} shakes off the {name} ({value})")
+        return
+    apply_outcome(state, hero, check.on_failure, f"a {name} from the ceiling")
+    if state.data.monsters[piece.monster].removed_after_attack:
+        piece.alive = False
+        state.log(f"the {name} leaves after its bite")
+
+
+@rule(
+    "bandit.fight",
+    "engine.bandit-fight",
+    status=PARTIAL,
+    note="the engine's character combat has no friendly fire and no shots round corners",
+)
+def fight_like_heroes(
+    state: CatacombsState, piece: Piece, monster: Monster, heroes: list[Hero]
+) -> bool:
+    """A controlled bandit fights by the characters' reach: a blow next to a hero, a shot at a
+    hero on its own tile; with someone in reach it fights from where it stands (keeping its
+    distance) instead of walking up. True when it fought."""
+    if "fight-like-heroes" not in monster.special:
+        return False
+    ranged = "ranged" in monster.attack and monster.stats_for(True).ranged > 0
+    here = piece.pos[:2]
+    if not any(_near(state, piece.pos, {h.pos}) or (ranged and h.pos[:2] == here) for h in heroes):
+        return False
+    loot(state, piece, monster)
+    attack(state, piece, monster)
+    return True
