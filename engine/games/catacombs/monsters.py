@@ -754,7 +754,7 @@ def respawns_due(state: CatacombsState, monster: Monster) -> int:
     alive = sum(1 for p in state.pieces if p.alive and p.monster == monster.id)
     waiting = sum(f["waiting"] for _, f in lairs_of(state, monster.id))
     in_deck = state.pools.get("monster", {}).get(monster.id, 0)
-    return monster.count_for(state.players) - alive - waiting - in_deck
+    return min(monster.count_for(state.players), monster.kit) - alive - waiting - in_deck
 
 
 @rule(
