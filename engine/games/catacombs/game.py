@@ -13,6 +13,7 @@ from engine.games.catacombs import (  # noqa: F401
     doors,
     ending,
     exploration,
+    inventory,
     labyrinths,
     movement,
     relationships,

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from engine.core.api import Action
-from engine.core.rules import PARTIAL, rule
+from engine.core.rules import rule
 from engine.games.catacombs.board import place, turn_cell
 from engine.games.catacombs.data import Catacombs
+from engine.games.catacombs.inventory import room_for, take
 from engine.games.catacombs.registry import options, task
 from engine.games.catacombs.state import PHASE_PLAY, PHASE_SETUP, PHASE_SHOP, CatacombsState
 
@@ -113,7 +114,9 @@ def assign_character(state: CatacombsState, t: dict, card: str) -> None:
     hero.character = card
     hero.hp = hero.max_hp = ch.health
     hero.banknotes = ch.banknotes
-    hero.items = list(ch.start_items)
+    hero.items, hero.packed = [], []
+    for item_id in ch.start_items:
+        take(state, hero, item_id)
     hero.antidotes = ch.antidotes
     hero.secret_knowledge = ch.secret_knowledge
     hero.spells = list(ch.spells)
@@ -193,8 +196,11 @@ def to_counter(state: CatacombsState, t: dict, card: str) -> None:
 
 @task("shopping")
 def shopping(state: CatacombsState, t: dict, _: object) -> None:
+    """Each character shops in turn, then each may re-arrange and trade at the station."""
     for seat in range(state.players):
         state.push("decide", "shop", front=False, seat=seat)
+    for seat in range(state.players):
+        state.push("decide", "station", front=False, seat=seat)
     state.push("do", "teams", front=False)
     state.push("do", "start", front=False)
 
@@ -227,7 +233,7 @@ def shop_options(state: CatacombsState, t: dict) -> list[Action]:
         p = price(state, card)
         if n <= 0 or p is None or not 0 < p <= hero.banknotes:
             continue
-        if card in state.data.items or (
+        if (card in state.data.items and room_for(state, hero, card)) or (
             card in state.data.cards and len(mercenaries(state, hero)) < hire_limit
         ):
             out.append(Action.of("buy", item=card))
@@ -235,14 +241,11 @@ def shop_options(state: CatacombsState, t: dict) -> list[Action]:
 
 
 @task("shop")
-@rule(
-    "shop.money",
-    "shop.trade",
-    status=PARTIAL,
-    note="items add stat bonuses and weapon damage; no slots, limits or trading between players",
-)
+@rule("shop.money")
 def shop(state: CatacombsState, t: dict, action: Action) -> None:
-    """Buy one card at a time from the counter with banknotes; `done` leaves the shop."""
+    """Buy one card at a time from the counter, for banknotes only (nothing is bartered at the
+    counter); an item goes on when it fits, else into the backpack (`inventory.take`), and one
+    with room for it in neither is not for sale to this hero; `done` leaves the shop."""
     if action.kind == "done":
         return
     hero = state.heroes[t["seat"]]
@@ -255,11 +258,11 @@ def shop(state: CatacombsState, t: dict, action: Action) -> None:
     card = action.get("item")
     hero.banknotes -= price(state, card) or 0
     state.pools["counter"][card] -= 1
+    state.log(f"{hero.character} buys {card}")
     if card in state.data.items:
-        hero.items.append(card)
+        take(state, hero, card)
     else:
         hero.spells.append(card)
-    state.log(f"{hero.character} buys {card}")
     state.push("decide", "shop", seat=hero.seat)
 
 

@@ -35,6 +35,7 @@ class Hero:
     out: bool = False
     treasures: int = 0
     items: list[str] = field(default_factory=list)
+    packed: list[str] = field(default_factory=list)
     secret_knowledge: int = 0
     spells: list[str] = field(default_factory=list)
     antidotes: int = 0
@@ -351,7 +352,13 @@ class CatacombsState(GameState):
     def _stats_of(self, hero: Hero) -> dict[str, int]:
         """Stats without health, cached while character, items, bonuses and speed stay the same
         (the returned dict is shared: never change it)."""
-        key = (hero.character, tuple(hero.items), tuple(hero.bonus.items()), hero.speed_set)
+        key = (
+            hero.character,
+            tuple(hero.items),
+            tuple(hero.packed),
+            tuple(hero.bonus.items()),
+            hero.speed_set,
+        )
         found = self._stats_cache.get(key)
         if found is None:
             found = self._stats_cache[key] = {n: self._stat(hero, n) for n in STAT_NAMES}
@@ -519,46 +526,16 @@ def _build(cls: type, raw: dict[str, Any]) -> Any:
     return cls(**{k: v for k, v in kwargs.items() if k in names})
 
 
-@rule(
-    "shop.wear-or-pack",
-    "setup.wear-or-pack",
-    "shop.rifle",
-    status="partial",
-    note="worn bonuses count; hands and backpack space are not checked",
-)
-def carrying() -> None:
-    """Partly implemented: see `equipment_bonus` (no hand or backpack limits)."""
-
-
 @rule("shop.clothing-slots", "shop.accessories", "engine.equipment")
 def equipment_bonus(state: CatacombsState, hero: Hero, name: str) -> int:
-    """Stat bonuses of what the hero wears: one item per clothing slot (the best), identical
-    accessories only up to the equipment rule's count, anything else carried counts once."""
-    same = state.layout_cache.get("same-accessories")
-    if same is None:
-        entry = state.data.rule_with("same_accessories_worn")
-        same = int(entry.raw["same_accessories_worn"]) if entry else 1
-        state.layout_cache["same-accessories"] = same
-    slots: dict[str, int] = {}
-    worn: dict[str, int] = {}
-    total = 0
+    """Stat bonuses of what the hero wears or holds; packed items add nothing (which items are
+    worn, within the clothing slots, accessories, hands and backpack: `inventory.arrange`)."""
     if not hero.items:
         return 0
-    for item_id in hero.items:
-        item = state.data.items.get(item_id)
-        if item is None or not item.stats.get(name):
-            continue
-        bonus = item.stats[name]
-        if item.slot in ("head", "body", "hands", "legs"):
-            slots[item.slot] = max(slots.get(item.slot, bonus), bonus)
-        elif item.slot == "accessory":
-            worn[item_id] = worn.get(item_id, 0) + 1
-            if worn[item_id] <= same:
-                total += bonus
-        elif item_id not in worn:
-            worn[item_id] = 1
-            total += bonus
-    return total + sum(slots.values())
+    from engine.games.catacombs.inventory import worn_items
+
+    items = state.data.items
+    return sum(items[i].stats.get(name, 0) for i in worn_items(state, hero))
 
 
 def reward_text(reward: Reward) -> str:
