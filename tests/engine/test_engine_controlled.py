@@ -24,11 +24,14 @@ from engine.games.catacombs.movement import tile_laid
 PLAIN = canonical_plain()
 DATA = from_plain(PLAIN)
 RESPAWN = {e["id"]: e.get("respawn", {}) for e in PLAIN["entities"] if e["kind"] == "monster"}
-for _id, _spec in RESPAWN.items():
-    # data.py does not carry `respawn.per_lair` / `from_open_areas` on Monster yet: give this
-    # test's own copy of the data the content's values (harmless once data.py reads them).
-    object.__setattr__(DATA.monsters[_id], "per_lair", _spec.get("per_lair", 0))
-    object.__setattr__(DATA.monsters[_id], "from_open_areas", _spec.get("from_open_areas", False))
+
+
+def test_the_typed_data_carries_each_kinds_lair_limit_and_open_areas():
+    for monster_id, spec in RESPAWN.items():
+        assert DATA.monsters[monster_id].per_lair == spec.get("per_lair", 0)
+        assert DATA.monsters[monster_id].from_open_areas == spec.get("from_open_areas", False)
+    assert any(m.per_lair for m in DATA.monsters.values())
+    assert any(m.from_open_areas for m in DATA.monsters.values())
 
 
 def controlled_arena(players: int = 2):

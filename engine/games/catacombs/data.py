@@ -357,6 +357,8 @@ class Monster:
     controlled: MonsterStats | None = None
     controlled_rewards: tuple[Reward, ...] = ()
     revive: frozenset[int] = frozenset()
+    per_lair: int = 0
+    from_open_areas: bool = False
 
     def stats_for(self, controlled: bool) -> MonsterStats:
         return self.controlled if controlled and self.controlled is not None else self.stats
@@ -668,6 +670,8 @@ def _monster(e: Mapping[str, Any]) -> Monster:
         controlled=_stats(e["controlled"]) if "controlled" in e else None,
         controlled_rewards=tuple(Reward.of(r) for r in e.get("rewards", {}).get("controlled", ())),
         revive=faces_of(e.get("respawn", {}).get("revive")),
+        per_lair=int(e.get("respawn", {}).get("per_lair", 0)),
+        from_open_areas=bool(e.get("respawn", {}).get("from_open_areas", False)),
     )
 
 

@@ -763,8 +763,6 @@ def respawns_due(state: CatacombsState, monster: Monster) -> int:
     "bandit.respawn",
     "ghost.respawn",
     "engine.respawn",
-    status=PARTIAL,
-    note="data.py does not read respawn.per_lair and respawn.from_open_areas yet",
 )
 def respawn(state: CatacombsState) -> None:
     """In the monster phase the controlling player brings killed monsters back: up to the
