@@ -10,6 +10,7 @@ from engine.games.catacombs.board import Pos, laid
 from engine.games.catacombs.exploration import tiles_left
 from engine.games.catacombs.movement import frontier, parse_pos, steps_graph
 from engine.games.catacombs.state import CatacombsState, Hero
+from engine.games.catacombs.turn import flooding
 
 LOOT_FEATURES = ("cache", "statue", "sarcophagus")
 
@@ -135,6 +136,8 @@ def _step_score(
     state: CatacombsState, hero: Hero, a: Action, dist: dict[Pos, int], threats: dict
 ) -> float:
     target = parse_pos(a.get("to"))
+    if a.kind == "climb" and flooding(state, hero):
+        return 90  # out through the ceiling hatch before the water rises
     if a.kind == "jump" and not _sure_jump(state, hero, a):
         return -50
     base = 0.0

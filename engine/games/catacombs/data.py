@@ -449,6 +449,10 @@ class Card:
     damage: int = 0
     attack: str = ""
     opens_monster_door: bool = False
+    who: str = "explorer"  # event: the explorer, every hero on the tile, or every hero
+    cost_treasures: int = 0
+    flood_after: int = 0  # event: the explorer's labyrinth floods this many turns later
+    flood_health: int = 0  # ... and then every hero in it loses this much each turn
 
     @property
     def playable(self) -> bool:
@@ -741,6 +745,10 @@ def _card(e: Mapping[str, Any]) -> Card:
         trap=e.get("trap"),
         monster=e.get("monster"),
         opens_monster_door=bool(e.get("opens_monster_door", False)),
+        who=e.get("who", "explorer"),
+        cost_treasures=int(e.get("cost", {}).get("treasures", 0)),
+        flood_after=int(e.get("flood", {}).get("after_turns", 0)),
+        flood_health=int(e.get("flood", {}).get("health_per_turn", 0)),
         requires=_thresholds(e.get("requires"), Src(e["id"], "requires")),
         has_outcome="outcome" in e,
         has_reward="reward" in e,

@@ -4,11 +4,11 @@ the event card, far-seeing explorers, and what wakes when a hero first steps on 
 from __future__ import annotations
 
 from engine.core.api import Action
-from engine.core.rules import PARTIAL, rule
+from engine.core.rules import rule
 from engine.games.catacombs.board import Placed, neighbour_slot, place, slot_key, turn_cell
 from engine.games.catacombs.board import turn_side as rotate_side
 from engine.games.catacombs.checks_util import apply_outcome
-from engine.games.catacombs.data import Tile
+from engine.games.catacombs.data import Card, Tile
 from engine.games.catacombs.movement import (
     can_move,
     frontier,
@@ -272,24 +272,76 @@ def icon_drawn(state: CatacombsState, t: dict, card: str) -> None:
 
 
 @task("event-card")
-@rule("move.event", status=PARTIAL, note="outcome and reward blocks; free text is not read")
+@rule("move.event")
 def event_card(state: CatacombsState, t: dict, card: str) -> None:
-    """The explorer reads the event card and does what it says."""
+    """The explorer reads the event card and does what it says, to whom it says: the explorer,
+    every hero on the tile or every hero. A reward with a cost is each one's choice."""
     hero = state.heroes[t["seat"]]
     c = state.data.cards.get(card)
     state.log(f"{hero.character} draws event {card}")
     if c is None or not hero.active:
         return
-    if c.has_outcome:
-        apply_outcome(state, hero, c.outcome, f"event {card}")
-    stats = state.stats(hero)
-    meets = all(th.met(stats.get(th.stat, 0)) for th in c.requires)
-    if c.has_reward and hero.active and meets:
-        state.gain(hero, c.reward, f"event {card}")
+    for target in event_heroes(state, hero, c.who):
+        if c.has_outcome:
+            apply_outcome(state, target, c.outcome, f"event {card}")
+        if c.has_reward and target.active and _may_take(state, target, c):
+            if c.cost_treasures:
+                state.push("decide", "event-offer", seat=target.seat, card=card)
+            else:
+                state.gain(target, c.reward, f"event {card}")
+    if c.flood_after:
+        start_flood(state, hero, c)
     if c.monster and hero.active and c.monster in state.data.monsters:
         from engine.games.catacombs.monsters import spawn
 
         spawn(state, c.monster, hero.pos, awake=True, meet=True)
+
+
+@rule("hatches.ceiling", "engine.flood")
+def start_flood(state: CatacombsState, explorer: Hero, card: Card) -> None:
+    """The explorer's separate labyrinth starts to flood: `after_turns` rounds later the water
+    is up and every hero still in it loses `health_per_turn` at the start of each turn."""
+    if explorer.pos is None:
+        return
+    labyrinth = str(state.tile_of(explorer.pos).labyrinth)
+    if labyrinth not in state.floods:
+        state.floods[labyrinth] = [state.round + card.flood_after, card.flood_health]
+        state.log(f"labyrinth {labyrinth} starts to flood (the water is up in round "
+                  f"{state.round + card.flood_after})")
+
+
+def event_heroes(state: CatacombsState, explorer: Hero, who: str) -> list[Hero]:
+    """Whom an event concerns, in seat order from the explorer's."""
+    if who == "explorer":
+        return [explorer]
+    seats = [(explorer.seat + i) % state.players for i in range(state.players)]
+    heroes = [state.heroes[s] for s in seats if state.heroes[s].active]
+    if who == "tile":
+        return [h for h in heroes if h.pos[:2] == explorer.pos[:2]]
+    return heroes
+
+
+def _may_take(state: CatacombsState, hero: Hero, card: Card) -> bool:
+    stats = state.stats(hero)
+    meets = all(th.met(stats.get(th.stat, 0)) for th in card.requires)
+    return meets and hero.treasures >= card.cost_treasures
+
+
+@options("event-offer")
+def event_offer_options(state: CatacombsState, t: dict) -> list[Action]:
+    return [Action.of("event-offer", take=True), Action.of("event-offer", take=False)]
+
+
+@task("event-offer")
+@rule("engine.event-offer")
+def event_offer(state: CatacombsState, t: dict, action: Action) -> None:
+    """A hero offered an event's reward for a price pays and takes it, or declines."""
+    hero = state.heroes[t["seat"]]
+    card = state.data.cards[t["card"]]
+    if not action.get("take") or not hero.active or not _may_take(state, hero, card):
+        return
+    hero.treasures -= card.cost_treasures
+    state.gain(hero, card.reward, f"event {card.id}")
 
 
 @rule("move.activate", "move.activate-monster", "move.activate-trap", "move.activate-stash")

@@ -116,6 +116,7 @@ class CatacombsState(GameState):
         self.next_uid = 1
         self.start_slot: list[int] = [0, 0]
         self.hatch: list[int] = []
+        self.floods: dict[str, list[int]] = {}  # labyrinth -> [first flooded round, damage]
         self.artifact_taken = False
         self.team_play = False
         self.monster_players = False
@@ -457,6 +458,7 @@ class CatacombsState(GameState):
             "next_uid": self.next_uid,
             "start_slot": list(self.start_slot),
             "hatch": list(self.hatch),
+            "floods": {k: list(v) for k, v in sorted(self.floods.items())},
             "artifact_taken": self.artifact_taken,
             "team_play": self.team_play,
             "monster_players": self.monster_players,
@@ -478,6 +480,7 @@ class CatacombsState(GameState):
         s.events = list(raw["events"])
         s.start_slot = list(raw["start_slot"])
         s.hatch = list(raw["hatch"])
+        s.floods = {k: list(v) for k, v in raw.get("floods", {}).items()}
         s.artifact_taken = raw["artifact_taken"]
         s.team_play = raw.get("team_play", False)
         s.monster_players = raw.get("monster_players", False)

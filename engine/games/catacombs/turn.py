@@ -28,6 +28,30 @@ def first_round(state: CatacombsState) -> bool:
     return state.round == 1
 
 
+@rule("engine.flood")
+def drown(state: CatacombsState, hero: Hero) -> bool:
+    """A hero whose labyrinth is flooded loses the flood's health at the start of each turn
+    (until they climb out through a ceiling hatch). False when the hero died."""
+    flood = flooded(state, hero)
+    if flood:
+        state.hurt(hero, flood, "drowned in a flooded labyrinth")
+    return hero.alive
+
+
+def flooded(state: CatacombsState, hero: Hero) -> int:
+    """The health a turn costs in the hero's labyrinth while it is under water, else 0."""
+    if not state.floods or hero.pos is None:
+        return 0
+    flood = state.floods.get(str(state.tile_of(hero.pos).labyrinth))
+    return flood[1] if flood and state.round >= flood[0] else 0
+
+
+def flooding(state: CatacombsState, hero: Hero) -> bool:
+    """The hero's labyrinth is flooding or flooded."""
+    return bool(state.floods and hero.pos is not None
+                and str(state.tile_of(hero.pos).labyrinth) in state.floods)
+
+
 @rule("shelters.three-turns", "engine.shelter-suffocation")
 def come_out_or_suffocate(state: CatacombsState, hero: Hero) -> bool:
     """A hiding hero's turns in the shelter run down; when they are over the hero comes out,
@@ -55,6 +79,8 @@ def begin_turn(state: CatacombsState) -> None:
     if hero.turns_lost > 0:
         hero.turns_lost -= 1
         state.log(f"{hero.character} skips this turn")
+        return
+    if not drown(state, hero):
         return
     if hero.hidden > 0 and not come_out_or_suffocate(state, hero):
         return

@@ -1,0 +1,110 @@
+"""Event cards act on whom they name (the explorer, the tile, everyone); a reward with a price
+is each hero's choice; a flood drowns whoever stays in the labyrinth."""
+
+from __future__ import annotations
+
+from engine_support import arena, canonical_plain, set_stat
+
+from engine.core.api import Action
+from engine.games.catacombs.board import place, slot_key
+from engine.games.catacombs.data import from_plain
+from engine.games.catacombs.exploration import event_card
+from engine.games.catacombs.movement import tile_laid
+from engine.games.catacombs.turn import begin_turn
+
+DATA = from_plain(canonical_plain())
+
+
+def _event(who: str) -> str:
+    """The id of the content's first event card concerning `who`."""
+    events = sorted(c.id for c in DATA.cards.values()
+                    if DATA.decks[c.deck].type == "event" and c.who == who)
+    assert events, f"the content has an event for {who!r}"
+    return events[0]
+
+
+def _apart(state) -> None:
+    """Hero 1 leaves hero 0's tile for a tile laid beside it."""
+    tx, ty = state.heroes[0].pos[:2]
+    slot = (tx + 1, ty)
+    tile = next(t for t in DATA.tiles.values() if t.type != "final")
+    placed = place(tile, slot, 0)
+    state.tiles[slot_key(slot)] = placed
+    tile_laid(state, slot)
+    state.heroes[1].pos = (*slot, *placed.center())
+    state.refresh()
+
+
+def test_a_tile_event_hits_every_hero_on_the_tile_and_no_one_else() -> None:
+    card = next(c for c in DATA.cards.values() if c.who == "tile" and c.outcome.health < 0)
+    state = arena(DATA, players=3)
+    for hero in state.heroes:
+        hero.pos = state.heroes[0].pos
+        hero.hp = hero.max_hp = 10
+    _apart(state)
+    event_card(state, {"seat": 0}, card.id)
+    hp = [h.hp for h in state.heroes]
+    assert hp == [10 + card.outcome.health, 10, 10 + card.outcome.health]
+
+
+def test_a_priced_reward_is_offered_to_each_hero_who_qualifies() -> None:
+    card = DATA.cards[_event("everyone")]
+    assert card.cost_treasures and card.requires
+    need = card.requires[0]
+    state = arena(DATA, players=3)
+    rich, poor, unread = state.heroes
+    for hero, value, money in ((rich, need.min, card.cost_treasures),
+                               (poor, need.min, card.cost_treasures - 1),
+                               (unread, need.min - 1, card.cost_treasures)):
+        set_stat(state, hero, need.stat, value)
+        hero.treasures = money
+    event_card(state, {"seat": 0}, card.id)
+    state._flush_front()
+    state.refresh()
+    offers = [t for t in state.queue if t["fn"] == "event-offer"]
+    assert [t["seat"] for t in offers] == [rich.seat]
+    assert state.legal_actions() == [Action.of("event-offer", take=True),
+                                     Action.of("event-offer", take=False)]
+    before = rich.secret_knowledge
+    state.apply(Action.of("event-offer", take=True))
+    assert rich.treasures == 0
+    assert rich.secret_knowledge == before + card.reward.secret_knowledge
+    assert (poor.treasures, unread.treasures) == (card.cost_treasures - 1, card.cost_treasures)
+
+
+def test_declining_the_offer_costs_and_gives_nothing() -> None:
+    card = DATA.cards[_event("everyone")]
+    need = card.requires[0]
+    state = arena(DATA, players=1)
+    hero = state.heroes[0]
+    set_stat(state, hero, need.stat, need.min)
+    hero.treasures = card.cost_treasures
+    before = hero.secret_knowledge
+    event_card(state, {"seat": 0}, card.id)
+    state._flush_front()
+    state.refresh()
+    state.apply(Action.of("event-offer", take=False))
+    assert (hero.treasures, hero.secret_knowledge) == (card.cost_treasures, before)
+
+
+def test_a_flood_drowns_those_who_stay_once_the_water_is_up() -> None:
+    card = next(c for c in DATA.cards.values() if c.flood_after)
+    state = arena(DATA, players=2)
+    hero, other = state.heroes
+    hero.hp = hero.max_hp = other.hp = other.max_hp = 10
+    event_card(state, {"seat": 0}, card.id)
+    hp_after_event = hero.hp
+    flood_round = state.round + card.flood_after
+    state.round = flood_round - 1
+    state.seat = hero.seat
+    begin_turn(state)
+    assert hero.hp == hp_after_event  # not yet
+    state.round = flood_round
+    begin_turn(state)
+    assert hero.hp == hp_after_event - card.flood_health
+    lab = state.tile_of(other.pos).labyrinth
+    state.tile_of(other.pos).labyrinth = lab + 1  # another separate labyrinth: dry
+    state.seat = other.seat
+    begin_turn(state)
+    assert other.hp == 10
+    assert state.to_dict()["floods"] == {str(lab): [flood_round, card.flood_health]}
