@@ -11,7 +11,7 @@ from engine_support import arena, canonical_plain
 from engine.core.api import Action
 from engine.games.catacombs import Game
 from engine.games.catacombs.data import from_plain
-from engine.games.catacombs.inventory import arrangement, hands_of, room_for, worn_items
+from engine.games.catacombs.inventory import arrangement, hands_of, room_for, take, worn_items
 from engine.games.catacombs.state import CatacombsState
 
 PLAIN = canonical_plain()
@@ -277,3 +277,13 @@ def test_packing_choices_survive_a_round_trip():
     assert again == state
     assert again.heroes[0].packed == ["work-gloves"]
     assert worn_items(again, again.heroes[0]) == ("pistol",)
+
+
+def test_a_packing_choice_for_an_item_used_up_elsewhere_does_not_pack_a_new_copy():
+    state = arena(DATA)
+    hero = state.heroes[0]
+    carrying(state, hero, ["pistol", "torch"], packed=("torch",))
+    hero.items.remove("torch")  # e.g. dropped with a dead hero's belongings
+    take(state, hero, "torch")
+    assert hero.packed == []
+    assert worn_items(state, hero) == ("pistol", "torch")

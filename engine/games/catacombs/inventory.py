@@ -18,8 +18,6 @@ from engine.games.catacombs.data import Item
 from engine.games.catacombs.registry import actions_of, handles, options, task
 from engine.games.catacombs.state import CatacombsState, Hero
 
-DEALS = ("give", "sell", "swap")
-
 
 @dataclass(frozen=True)
 class Arrangement:
@@ -176,18 +174,25 @@ def without(
     chosen = list(packed)
     if item_id in chosen:
         chosen.remove(item_id)
-    left = Counter(rest)
+    return tuple(rest), still_packed(rest, chosen)
+
+
+def still_packed(items: list[str], packed: list[str]) -> tuple[str, ...]:
+    """The packing choices that still name an item carried (items used up or dropped elsewhere
+    leave stale choices behind)."""
+    left = Counter(items)
     kept = []
-    for p in chosen:
+    for p in packed:
         if left[p] > 0:
             left[p] -= 1
             kept.append(p)
-    return tuple(rest), tuple(kept)
+    return tuple(kept)
 
 
 @rule("setup.wear-or-pack", "shop.wear-or-pack")
 def take(state: CatacombsState, hero: Hero, item_id: str) -> None:
     """A bought, starting or traded item goes on when it fits, otherwise into the backpack."""
+    hero.packed = list(still_packed(hero.items, hero.packed))
     hero.items.append(item_id)
     where = "packs" if item_id in arrangement(state, hero).packed else "wears"
     state.log(f"{hero.character} {where} {item_id}")
@@ -241,6 +246,7 @@ def rearrange(state: CatacombsState, hero: Hero, action: Action) -> None:
     """Pack a worn item (what it kept off may go on) or wear a packed one (what is in its way,
     same slot or the hands it needs, goes into the backpack)."""
     item_id = action.get("item")
+    hero.packed = list(still_packed(hero.items, hero.packed))
     if action.kind == "pack":
         hero.packed.append(item_id)
     else:
@@ -376,6 +382,7 @@ def station_options(state: CatacombsState, t: dict) -> list[Action]:
 
 
 @task("station")
+@rule("setup.wear-or-pack", "shop.wear-or-pack")
 def station(state: CatacombsState, t: dict, action: Action) -> None:
     """Re-arranging keeps the hero at the counter; an offer is the hero's last deal there."""
     hero = state.heroes[t["seat"]]

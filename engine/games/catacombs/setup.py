@@ -112,6 +112,7 @@ def assign_character(state: CatacombsState, t: dict, card: str) -> None:
     hero = state.heroes[t["seat"]]
     ch = state.data.characters[card]
     hero.character = card
+    state.log(f"seat {hero.seat} draws {card}")
     hero.hp = hero.max_hp = ch.health
     hero.banknotes = ch.banknotes
     hero.items, hero.packed = [], []
@@ -120,7 +121,6 @@ def assign_character(state: CatacombsState, t: dict, card: str) -> None:
     hero.antidotes = ch.antidotes
     hero.secret_knowledge = ch.secret_knowledge
     hero.spells = list(ch.spells)
-    state.log(f"seat {hero.seat} draws {card}")
 
 
 @task("relationships")
