@@ -108,3 +108,42 @@ def test_a_flood_drowns_those_who_stay_once_the_water_is_up() -> None:
     begin_turn(state)
     assert other.hp == 10
     assert state.to_dict()["floods"] == {str(lab): [flood_round, card.flood_health]}
+
+
+def test_a_dive_to_another_labyrinth_needs_the_far_check() -> None:
+    from engine.games.catacombs.crevices import dive_actions
+
+    near, far = DATA.check("water", "dive"), DATA.check("water", "dive-far")
+    assert near.requires[0].min < far.requires[0].min
+    state = arena(DATA, players=1)
+    hero = state.heroes[0]
+    _apart_one(state)
+    tiles = list(state.tiles.values())
+    for tile, uid in ((tiles[0], "w0"), (tiles[1], "w1")):
+        c, r = tile.center()
+        tile.features.append({"uid": uid, "type": "crevice", "orientation": "horizontal",
+                              "depth": "water", "cells": [[c, r]], "width": 1})
+    hero.pos = (*tiles[0].slot, *_beside(tiles[0]))
+    tiles[1].labyrinth = tiles[0].labyrinth + 1
+    stat = far.requires[0].stat
+    for value, dives in ((far.requires[0].min - 1, False), (far.requires[0].min, True)):
+        set_stat(state, hero, stat, value)
+        state.touch_layout("tiles")
+        state.refresh()
+        targets = {a.get("crevice") for a in dive_actions(state, hero)}
+        assert ("w1" in targets) == dives, value
+
+
+def _apart_one(state) -> None:
+    """A second tile beside the hero's."""
+    tx, ty = state.heroes[0].pos[:2]
+    tile = next(t for t in DATA.tiles.values() if t.type != "final")
+    state.tiles[slot_key((tx + 1, ty))] = place(tile, (tx + 1, ty), 0)
+    tile_laid(state, (tx + 1, ty))
+
+
+def _beside(tile) -> tuple[int, int]:
+    """A floor cell next to the tile's centre."""
+    c, r = tile.center()
+    return next((c + dc, r + dr) for dc, dr in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                if tile.floor(c + dc, r + dr))

@@ -4,8 +4,8 @@ diving at horizontal ones, by depth."""
 from __future__ import annotations
 
 from engine.core.api import Action
-from engine.core.rules import PARTIAL, rule
-from engine.games.catacombs.board import Pos
+from engine.core.rules import rule
+from engine.games.catacombs.board import Pos, laid
 from engine.games.catacombs.checks_util import apply_outcome, may_try, passes
 from engine.games.catacombs.data import Check
 from engine.games.catacombs.movement import _blocked, parse_pos, pos_key, steps_graph
@@ -267,12 +267,10 @@ def bridge_roll(state: CatacombsState, t: dict, value: int) -> None:
 
 
 def dive_targets(state: CatacombsState, hero: Hero, here: dict) -> list[tuple[dict, Pos]]:
-    """Other water crevices of the labyrinth and a free cell beside each."""
+    """Other water crevices on the table and a free cell beside each."""
     out = []
     graph = steps_graph(state)
-    for key in sorted(state.tiles):
-        tile = state.tiles[key]
-        tx, ty = (int(v) for v in key.split(","))
+    for tx, ty, tile in laid({k: state.tiles[k] for k in sorted(state.tiles)}):
         for f in tile.features:
             if f is here or f["type"] != "crevice" or f.get("depth") != "water":
                 continue
@@ -287,12 +285,17 @@ def dive_targets(state: CatacombsState, hero: Hero, here: dict) -> list[tuple[di
 
 
 @actions_of
+@rule("depth.dive-near", "depth.dive-far")
 def dive_actions(state: CatacombsState, hero: Hero) -> list[Action]:
+    """A dive surfaces in another water crevice: of the hero's own separate labyrinth with the
+    `dive` check, of another separate labyrinth with the `dive-far` check."""
     if not hero.active or state.round == 1 or hero.hidden:
         return []
-    dive = state.data.check("water", "dive")
-    if not may_try(state, hero, dive):
+    near = may_try(state, hero, state.data.check("water", "dive"))
+    far = may_try(state, hero, state.data.check("water", "dive-far"))
+    if not near and not far:
         return []
+    mine = state.tile_of(hero.pos).labyrinth
     out = []
     seen = set()
     for f, _ in jumps(state, hero):
@@ -300,7 +303,8 @@ def dive_actions(state: CatacombsState, hero: Hero) -> list[Action]:
             continue
         seen.add(f["uid"])
         for target, land in dive_targets(state, hero, f):
-            out.append(Action.of("dive", crevice=target["uid"], to=pos_key(land)))
+            if near if state.tile_of(land).labyrinth == mine else far:
+                out.append(Action.of("dive", crevice=target["uid"], to=pos_key(land)))
     return out
 
 
@@ -311,8 +315,3 @@ def do_dive(state: CatacombsState, hero: Hero, action: Action) -> int:
     (one action)."""
     land(state, hero, action.get("to"))
     return 1
-
-
-@rule("depth.dive-far", status=PARTIAL, note="there is only one labyrinth")
-def dive_far() -> None:
-    """Not implemented: separate labyrinths (so no diving between them)."""
