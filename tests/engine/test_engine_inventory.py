@@ -287,3 +287,18 @@ def test_a_packing_choice_for_an_item_used_up_elsewhere_does_not_pack_a_new_copy
     take(state, hero, "torch")
     assert hero.packed == []
     assert worn_items(state, hero) == ("pistol", "torch")
+
+
+def test_the_counter_sells_for_banknotes_only():
+    state = game_with(["oligarch", "boy"])
+    while state.is_chance_node:
+        state.apply(state.sample_chance())
+    oligarch = state.heroes[0]
+    oligarch.banknotes = 0
+    oligarch.treasures = 20
+    carrying(state, oligarch, ["pistol", "rifle", "lantern"])
+    assert not [a for a in state.legal_actions() if a.kind == "buy"]
+    oligarch.banknotes = DATA.items["torch"].price
+    state.pools["counter"]["torch"] = 1
+    state.refresh()
+    assert Action.of("buy", item="torch") in state.legal_actions()
