@@ -7,6 +7,7 @@ from engine.games.catacombs.data import Check, Outcome
 from engine.games.catacombs.state import CatacombsState, Hero
 
 
+@rule("setup.dexterity", "setup.knowledge", "setup.luck")
 def may_try(state: CatacombsState, hero: Hero, check: Check | None) -> bool:
     """The hero meets the check's thresholds (or holds one of its items) and is not forbidden."""
     if check is None:
@@ -21,8 +22,11 @@ def may_try(state: CatacombsState, hero: Hero, check: Check | None) -> bool:
     return not check.requires and not check.items
 
 
+@rule("setup.dexterity", "setup.knowledge", "setup.luck")
 def success_faces(state: CatacombsState, hero: Hero, check: Check) -> tuple[frozenset[int], int]:
-    """The faces that succeed and the number added to the die, after the hero's modifiers."""
+    """The faces that succeed and the number added to the die, after the hero's modifiers: the
+    stats act through the checks that name them (dexterity for jumps and darts, knowledge for
+    the plant, mechanisms and riddles, luck for treasure and run-ups)."""
     faces = check.success
     add = 0
     for m in check.active_modifiers(state.stats(hero), tuple(hero.items)):

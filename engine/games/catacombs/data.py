@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.core.api import ContentError
 from engine.core.dice import Dice
+from engine.core.rules import rule
 
 TABLE_EXTENT = 4
 """Provisional default: how many tiles the table holds in each direction from a labyrinth's
@@ -598,7 +599,10 @@ def _name(raw: Mapping[str, Any]) -> str:
     return name.get("en") or name.get("ru") or raw["id"]
 
 
+@rule("setup.board-fields", "setup.stats")
 def _character(e: Mapping[str, Any]) -> Character:
+    """A character board: name, health, the stats, abilities, thrift, weapon and hire limits,
+    starting kit and attitudes (the motive is printed, not played)."""
     stats = {s: int(e.get("stats", {}).get(s, 0)) for s in STATS}
     start = e.get("start", {})
     abilities = tuple(

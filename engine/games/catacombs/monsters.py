@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from engine.core.rules import PARTIAL, rule
+from engine.core.rules import rule
 from engine.games.catacombs.board import DELTA, Placed, Pos, slot_key
 from engine.games.catacombs.checks_util import apply_outcome, passes, poison, result_band
 from engine.games.catacombs.data import MatrixCell, Monster
@@ -889,12 +889,7 @@ def shake_off(state: CatacombsState, t: dict, value: int) -> None:
         state.log(f"the {name} leaves after its bite")
 
 
-@rule(
-    "bandit.fight",
-    "engine.bandit-fight",
-    status=PARTIAL,
-    note="the engine's character combat has no friendly fire and no shots round corners",
-)
+@rule("bandit.fight", "engine.bandit-fight")
 def fight_like_heroes(
     state: CatacombsState, piece: Piece, monster: Monster, heroes: list[Hero]
 ) -> bool:
