@@ -125,6 +125,9 @@ FIXED_SCORES: dict[str, float] = {
     "force-out": -30,
     "push": -30,
     "intrigue": -30,
+    "pack": -30,
+    "wear": -30,
+    "offer": -30,
 }
 """Actions the bot always scores the same, whatever the position."""
 

@@ -14,10 +14,13 @@ from engine.games.catacombs.state import CatacombsState, Hero, Piece
 
 @rule("engine.mercenaries")
 def weapons(state: CatacombsState, hero: Hero) -> tuple[int, int]:
-    """Best melee bonus and best ranged damage among the hero's items; hired mercenaries add
-    their damage (melee ones to the blow, ranged ones as a shot)."""
+    """Best melee bonus and best ranged damage among the items the hero holds or wears (packed
+    weapons do not fight); hired mercenaries add their damage (melee ones to the blow, ranged
+    ones as a shot)."""
+    from engine.games.catacombs.inventory import worn_items
+
     melee = ranged = 0
-    for item_id in hero.items:
+    for item_id in worn_items(state, hero):
         item = state.data.items.get(item_id)
         if item is not None:
             melee = max(melee, item.melee)

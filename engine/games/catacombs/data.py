@@ -480,6 +480,8 @@ class Item:
     cures: str | None
     heal: int
     scout: bool = False
+    backpack: int = 1
+    backpack_size: int = 0
 
 
 @dataclass(frozen=True)
@@ -782,6 +784,8 @@ def _item(e: Mapping[str, Any]) -> Item:
         cures=e.get("cures"),
         heal=int(e.get("heal", 0)),
         scout=bool(e.get("scout", False)),
+        backpack=int(e.get("backpack", 1)),
+        backpack_size=int(e.get("backpack_size", 0)),
     )
 
 

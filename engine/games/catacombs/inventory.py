@@ -70,12 +70,12 @@ def same_accessories_worn(state: CatacombsState) -> int:
 
 def compartments(item: Item) -> int:
     """Backpack compartments the item takes (`backpack` in the content)."""
-    return int(getattr(item, "backpack", item.hands))
+    return item.backpack
 
 
 def backpack_size(item: Item) -> int:
     """Compartments of a worn item that is itself a backpack (`backpack_size`), else 0."""
-    return int(getattr(item, "backpack_size", 0))
+    return item.backpack_size
 
 
 def is_weapon(item: Item) -> bool:
