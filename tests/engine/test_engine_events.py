@@ -87,11 +87,25 @@ def test_declining_the_offer_costs_and_gives_nothing() -> None:
     assert (hero.treasures, hero.secret_knowledge) == (card.cost_treasures, before)
 
 
+def _hatches(state, mark: str = "A") -> None:
+    """A ceiling hatch in the hero's labyrinth, its paired floor hatch on a tile of another."""
+    _apart_one(state)
+    mine, other = list(state.tiles.values())[:2]
+    other.labyrinth = mine.labyrinth + 1
+    mine.features.append({"uid": "hc", "type": "ceiling-hatch", "mark": mark,
+                          "cell": list(mine.center())})
+    other.features.append({"uid": "hf", "type": "floor-hatch", "mark": mark,
+                           "cell": list(other.center())})
+    state.refresh()
+
+
 def test_a_flood_drowns_those_who_stay_once_the_water_is_up() -> None:
     card = next(c for c in DATA.cards.values() if c.flood_after)
     state = arena(DATA, players=2)
+    _hatches(state)
     hero, other = state.heroes
     hero.hp = hero.max_hp = other.hp = other.max_hp = 10
+    other.pos = (*list(state.tiles.values())[1].slot, *list(state.tiles.values())[1].center())
     event_card(state, {"seat": 0}, card.id)
     hp_after_event = hero.hp
     flood_round = state.round + card.flood_after
@@ -102,12 +116,38 @@ def test_a_flood_drowns_those_who_stay_once_the_water_is_up() -> None:
     state.round = flood_round
     begin_turn(state)
     assert hero.hp == hp_after_event - card.flood_health
-    lab = state.tile_of(other.pos).labyrinth
-    state.tile_of(other.pos).labyrinth = lab + 1  # another separate labyrinth: dry
     state.seat = other.seat
     begin_turn(state)
-    assert other.hp == 10
+    assert other.hp == 10  # in the other labyrinth: dry
+    lab = state.tile_of(hero.pos).labyrinth
     assert state.to_dict()["floods"] == {str(lab): [flood_round, card.flood_health]}
+
+
+def test_with_no_ceiling_hatch_leading_out_the_water_drains_away() -> None:
+    card = next(c for c in DATA.cards.values() if c.flood_after)
+    state = arena(DATA, players=1)
+    hero = state.heroes[0]
+    event_card(state, {"seat": 0}, card.id)
+    assert state.floods == {}
+    state.round += card.flood_after
+    hp = hero.hp
+    begin_turn(state)
+    assert hero.hp == hp
+
+
+def test_the_heuristic_bot_climbs_out_of_a_flooding_labyrinth() -> None:
+    from engine.games.catacombs.bots import HeuristicBot
+
+    card = next(c for c in DATA.cards.values() if c.flood_after)
+    state = arena(DATA, players=1)
+    _hatches(state)
+    hero = state.heroes[0]
+    mine = next(iter(state.tiles.values()))
+    hero.pos = (*mine.slot, *mine.center())
+    event_card(state, {"seat": 0}, card.id)
+    state.seat, state.actions_left = hero.seat, 2
+    state.refresh()
+    assert HeuristicBot(1).choose(state).kind == "climb"
 
 
 def test_a_dive_to_another_labyrinth_needs_the_far_check() -> None:

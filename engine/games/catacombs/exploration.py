@@ -299,15 +299,33 @@ def event_card(state: CatacombsState, t: dict, card: str) -> None:
 
 @rule("hatches.ceiling", "engine.flood")
 def start_flood(state: CatacombsState, explorer: Hero, card: Card) -> None:
-    """The explorer's separate labyrinth starts to flood: `after_turns` rounds later the water
-    is up and every hero still in it loses `health_per_turn` at the start of each turn."""
+    """The explorer's separate labyrinth starts to flood if a ceiling hatch in it leads out to
+    another labyrinth: `after_turns` rounds later the water is up and every hero still in it
+    loses `health_per_turn` at the start of each turn. With no way out the water drains away."""
     if explorer.pos is None:
         return
-    labyrinth = str(state.tile_of(explorer.pos).labyrinth)
-    if labyrinth not in state.floods:
-        state.floods[labyrinth] = [state.round + card.flood_after, card.flood_health]
-        state.log(f"labyrinth {labyrinth} starts to flood (the water is up in round "
-                  f"{state.round + card.flood_after})")
+    number = state.tile_of(explorer.pos).labyrinth
+    labyrinth = str(number)
+    if labyrinth in state.floods:
+        return
+    if not way_out(state, number):
+        state.log(f"water seeps into labyrinth {labyrinth} and drains away")
+        return
+    state.floods[labyrinth] = [state.round + card.flood_after, card.flood_health]
+    state.log(f"labyrinth {labyrinth} starts to flood (the water is up in round "
+              f"{state.round + card.flood_after})")
+
+
+def way_out(state: CatacombsState, labyrinth: int) -> bool:
+    """A ceiling hatch of this labyrinth whose paired floor hatch is on the table."""
+    from engine.games.catacombs.labyrinths import floor_for
+
+    return any(
+        f["type"] == "ceiling-hatch" and f.get("mark") and floor_for(state, f["mark"])
+        for tile in state.tiles.values()
+        if tile.labyrinth == labyrinth
+        for f in tile.features
+    )
 
 
 def event_heroes(state: CatacombsState, explorer: Hero, who: str) -> list[Hero]:
