@@ -291,17 +291,16 @@ def dive_actions(state: CatacombsState, hero: Hero) -> list[Action]:
     `dive` check, of another separate labyrinth with the `dive-far` check."""
     if not hero.active or state.round == 1 or hero.hidden:
         return []
+    water = {f["uid"]: f for f, _ in jumps(state, hero) if f.get("depth") == "water"}
+    if not water:
+        return []
     near = may_try(state, hero, state.data.check("water", "dive"))
     far = may_try(state, hero, state.data.check("water", "dive-far"))
     if not near and not far:
         return []
     mine = state.tile_of(hero.pos).labyrinth
     out = []
-    seen = set()
-    for f, _ in jumps(state, hero):
-        if f.get("depth") != "water" or f["uid"] in seen:
-            continue
-        seen.add(f["uid"])
+    for f in water.values():
         for target, land in dive_targets(state, hero, f):
             if near if state.tile_of(land).labyrinth == mine else far:
                 out.append(Action.of("dive", crevice=target["uid"], to=pos_key(land)))

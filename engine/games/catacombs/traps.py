@@ -76,7 +76,7 @@ def cutter_jumps(state: CatacombsState, hero: Hero) -> list[tuple[str, int, int,
 
 @actions_of
 def trap_actions(state: CatacombsState, hero: Hero) -> list[Action]:
-    if not hero.active or state.round == 1 or hero.hidden:
+    if not hero.active or state.round == 1 or hero.hidden or not state.tile_of(hero.pos).traps:
         return []
     speed = state.stat(hero, "speed")
     return [
@@ -103,6 +103,8 @@ def run_ups(state: CatacombsState, hero: Hero) -> list[tuple[str, int, int]]:
     straight line, free floor up to it, and a move long enough to stop beyond it."""
     out = []
     tile = state.tile_of(hero.pos)
+    if not tile.traps:
+        return out
     _, _, c, r = hero.pos
     speed = state.stat(hero, "speed")
     for trap_id, tc, tr in tile.traps:
