@@ -52,15 +52,18 @@ def force_out_actions(state: CatacombsState, hero: Hero) -> list[Action]:
     """An attentive hero forces a hostile hero out of a shelter on the same tile."""
     if not hero.active or hero.hidden or state.round == 1:
         return []
-    from engine.games.catacombs.relationships import hostile
-
     check = state.data.check("shelter", "force-out")
     if not may_try(state, hero, check):
         return []
+    return [Action.of("force-out", seat=other.seat) for other in hidden_foes(state, hero)]
+
+
+def hidden_foes(state: CatacombsState, hero: Hero) -> list[Hero]:
+    """Hostile heroes hiding in a shelter on the hero's tile."""
     return [
-        Action.of("force-out", seat=other.seat)
+        other
         for other in state.heroes_on(hero.pos[:2])
-        if other is not hero and other.hidden and hostile(state, hero, other)
+        if other is not hero and other.hidden and _hostile(state, hero, other)
     ]
 
 
@@ -121,11 +124,7 @@ def blow_up_actions(state: CatacombsState, hero: Hero) -> list[Action]:
     blast = state.data.check("shelter", "break")
     if blast is None or not set(blast.items) & set(hero.items):
         return []
-    return [
-        Action.of("blow-up", seat=other.seat)
-        for other in state.heroes_on(hero.pos[:2])
-        if other is not hero and other.hidden and _hostile(state, hero, other)
-    ]
+    return [Action.of("blow-up", seat=other.seat) for other in hidden_foes(state, hero)]
 
 
 @handles("blow-up")
