@@ -53,7 +53,7 @@ def parallel_map(
         if initializer is not None:
             initializer(*initargs)
         return [fn(x) for x in items]
-    chunk = max(1, len(items) // (jobs * 8))
+    chunk = max(1, len(items) // (jobs * 32))
     with ProcessPoolExecutor(max_workers=jobs, initializer=initializer, initargs=initargs) as pool:
         return list(pool.map(fn, items, chunksize=chunk))
 

@@ -31,7 +31,8 @@ class HeuristicBot:
         hero = state.heroes[state.current_player]
         dist = self._goal_distances(state, hero)
         threats = threats_by_slot(state)
-        scored = [(self._score(state, hero, a, dist, threats), i) for i, a in enumerate(actions)]
+        score = self._score
+        scored = [(score(state, hero, a, dist, threats), i) for i, a in enumerate(actions)]
         best = max(s for s, _ in scored)
         top = [i for s, i in scored if s == best]
         return actions[top[self.rng.below(len(top))]]

@@ -16,7 +16,13 @@ from engine.games.catacombs.state import CatacombsState, Hero
 
 @lru_cache(maxsize=8192)
 def pos_key(pos: Pos) -> str:
-    return ",".join(str(v) for v in pos)
+    return f"{pos[0]},{pos[1]},{pos[2]},{pos[3]}"
+
+
+@lru_cache(maxsize=8192)
+def move_to(pos: Pos) -> Action:
+    """The move action to a cell (actions are values: one object per cell will do)."""
+    return Action.of("move", to=pos_key(pos))
 
 
 @lru_cache(maxsize=8192)
@@ -333,7 +339,7 @@ def can_move(hero: Hero) -> bool:
 def move_actions(state: CatacombsState, hero: Hero) -> list[Action]:
     if not can_move(hero):
         return []
-    return [Action.of("move", to=pos_key(p)) for p in sorted(reachable(state, hero))]
+    return [move_to(p) for p in sorted(reachable(state, hero))]
 
 
 @handles("move")
