@@ -149,6 +149,10 @@ def room_for(state: CatacombsState, hero: Hero, item_id: str, losing: str | None
         return True
     before = arrangement(state, hero)
     items, packed = tuple(hero.items), tuple(hero.packed)
+    if losing is None and item_id not in packed and fits(
+        state, hero.character, list(before.worn), item_id
+    ):
+        return True  # taken last, it goes on: the backpack holds what it held
     if losing is not None:
         items, packed = without(items, packed, losing)
     after = arrange(state, hero.character, (*items, item_id), packed)

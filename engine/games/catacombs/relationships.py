@@ -39,14 +39,17 @@ def _step(state: CatacombsState) -> int:
 def befriend_actions(state: CatacombsState, hero: Hero) -> list[Action]:
     if not hero.active or state.round == 1:
         return []
+    others = [h for h in state.heroes_on(hero.pos[:2]) if h.seat != hero.seat]
+    if not others:
+        return []
     check = state.data.check("relationship", "improve")
     if not may_try(state, hero, check) or hero.treasures < check.cost_treasures:
         return []
     top = _top(state)
     return [
         Action.of("befriend", seat=other.seat)
-        for other in state.heroes_on(hero.pos[:2])
-        if other.seat != hero.seat and state.relation(hero.seat, other.seat) < top
+        for other in others
+        if state.relation(hero.seat, other.seat) < top
     ]
 
 
@@ -168,6 +171,8 @@ def push_actions(state: CatacombsState, hero: Hero) -> list[Action]:
     from engine.games.catacombs.movement import cell_traps, pos_key, steps_graph
 
     traps = cell_traps(state)
+    if not traps:
+        return []
     graph = steps_graph(state)
     out = []
     for other in state.heroes:

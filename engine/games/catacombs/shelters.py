@@ -52,10 +52,10 @@ def force_out_actions(state: CatacombsState, hero: Hero) -> list[Action]:
     """An attentive hero forces a hostile hero out of a shelter on the same tile."""
     if not hero.active or hero.hidden or state.round == 1:
         return []
-    check = state.data.check("shelter", "force-out")
-    if not may_try(state, hero, check):
+    foes = hidden_foes(state, hero)
+    if not foes or not may_try(state, hero, state.data.check("shelter", "force-out")):
         return []
-    return [Action.of("force-out", seat=other.seat) for other in hidden_foes(state, hero)]
+    return [Action.of("force-out", seat=other.seat) for other in foes]
 
 
 def hidden_foes(state: CatacombsState, hero: Hero) -> list[Hero]:
