@@ -27,6 +27,10 @@ def squeeze_through(state: CatacombsState, hero: Hero) -> None:
 
 def jumps(state: CatacombsState, hero: Hero) -> list[tuple[dict, Pos]]:
     """Horizontal crevices next to the hero, with the landing cell straight across."""
+    return state.memo(("jumps", hero.seat, hero.pos), lambda: _jumps(state, hero))
+
+
+def _jumps(state: CatacombsState, hero: Hero) -> list[tuple[dict, Pos]]:
     out = []
     tile = state.tile_of(hero.pos)
     tx, ty, c, r = hero.pos
@@ -200,9 +204,12 @@ def bridge_limit(state: CatacombsState) -> int:
 def bridge_actions(state: CatacombsState, hero: Hero) -> list[Action]:
     if not hero.active or state.round == 1 or hero.hidden:
         return []
+    found = jumps(state, hero)
+    if not found:
+        return []
     out = []
     limit = bridge_limit(state)
-    for f, land in jumps(state, hero):
+    for f, land in found:
         if hero.junk > 0 and f.get("bridge", 0) < limit:
             out.append(Action.of("build-bridge", crevice=f["uid"]))
         if f.get("bridge", 0) > 0:
