@@ -712,12 +712,12 @@ LAIR = "lair"
 
 def lair_limit(monster: Monster) -> int:
     """`respawn.per_lair`: the most that appear at once from one lair (0: none)."""
-    return int(getattr(monster, "per_lair", 0) or 0)
+    return monster.per_lair
 
 
 def from_open_areas(monster: Monster) -> bool:
     """`respawn.from_open_areas`: it may also respawn on explored parts of the labyrinth."""
-    return bool(getattr(monster, "from_open_areas", False))
+    return monster.from_open_areas
 
 
 def respawns(monster: Monster) -> bool:
