@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
+
+from pipeline.loader import load_yaml
+
+LABELS_FILE = Path(__file__).resolve().parents[2] / "templates" / "print" / "labels.yaml"
 
 LABELS: dict[str, dict[str, str]] = {
     "ru": {
@@ -86,16 +91,17 @@ LABELS: dict[str, dict[str, str]] = {
     },
 }
 
-STATS: dict[str, dict[str, str]] = {
-    "speed": {"ru": "Скорость", "en": "Speed"},
-    "strength": {"ru": "Сила", "en": "Strength"},
-    "dexterity": {"ru": "Ловкость", "en": "Dexterity"},
-    "knowledge": {"ru": "Знание", "en": "Knowledge"},
-    "luck": {"ru": "Удача", "en": "Luck"},
-    "communication": {"ru": "Общение", "en": "Communication"},
-    "attention": {"ru": "Внимание", "en": "Attention"},
-    "health": {"ru": "Здоровье", "en": "Health"},
-}
+STAT_KEYS = ("speed", "strength", "dexterity", "knowledge", "luck", "communication", "attention",
+             "health")
+
+
+def _stat_names() -> dict[str, dict[str, str]]:
+    """The stats' names by language, from the captions the cards print (one source)."""
+    source = load_yaml(LABELS_FILE)
+    return {key: dict(source.data["labels"][key]) for key in STAT_KEYS}
+
+
+STATS: dict[str, dict[str, str]] = _stat_names()
 
 # Keys that appear in results and rewards (treasure rows, monster rewards).
 AMOUNTS: dict[str, dict[str, str]] = {
