@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.core.api import Action
 from engine.core.rules import rule
-from engine.games.catacombs.board import Pos, laid
+from engine.games.catacombs.board import Pos, laid, slot_key
 from engine.games.catacombs.checks_util import apply_outcome, may_try, passes
 from engine.games.catacombs.data import Check
 from engine.games.catacombs.movement import _blocked, parse_pos, pos_key, steps_graph
@@ -277,7 +277,7 @@ def dive_targets(state: CatacombsState, hero: Hero, here: dict) -> list[tuple[di
     """Other water crevices on the table and a free cell beside each."""
     out = []
     graph = steps_graph(state)
-    for tx, ty, tile in laid({k: state.tiles[k] for k in sorted(state.tiles)}):
+    for tx, ty, tile in sorted(laid(state.tiles), key=lambda t: slot_key((t[0], t[1]))):
         for f in tile.features:
             if f is here or f["type"] != "crevice" or f.get("depth") != "water":
                 continue

@@ -455,6 +455,10 @@ class Card:
     flood_after: int = 0  # event: the explorer's labyrinth floods this many turns later
     flood_health: int = 0  # ... and then every hero in it loses this much each turn
 
+    def allowed(self, stats: Mapping[str, int]) -> bool:
+        """The card's thresholds (`requires`) are all met."""
+        return all(t.met(stats.get(t.stat, 0)) for t in self.requires)
+
     @property
     def playable(self) -> bool:
         """The card carries something the engine can play."""

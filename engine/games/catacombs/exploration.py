@@ -340,9 +340,7 @@ def event_heroes(state: CatacombsState, explorer: Hero, who: str) -> list[Hero]:
 
 
 def _may_take(state: CatacombsState, hero: Hero, card: Card) -> bool:
-    stats = state.stats(hero)
-    meets = all(th.met(stats.get(th.stat, 0)) for th in card.requires)
-    return meets and hero.treasures >= card.cost_treasures
+    return card.allowed(state.stats(hero)) and hero.treasures >= card.cost_treasures
 
 
 @options("event-offer")

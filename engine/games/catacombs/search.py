@@ -129,8 +129,7 @@ def open_stash(state: CatacombsState, hero: Hero, tile: Placed, feature: dict) -
     if card is None:
         tile.features.remove(feature)
         return
-    stats = state.stats(hero)
-    if all(t.met(stats.get(t.stat, 0)) for t in card.requires):
+    if card.allowed(state.stats(hero)):
         tile.features.remove(feature)
         state.gain(hero, card.reward, f"stash {card.id}")
 

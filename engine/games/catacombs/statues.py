@@ -109,7 +109,5 @@ def hidden_passage(state: CatacombsState, hero: Hero) -> None:
 def passage_stash(state: CatacombsState, t: dict, card: str) -> None:
     hero = state.heroes[t["seat"]]
     c = state.data.cards.get(card)
-    if c is not None and hero.active:
-        stats = state.stats(hero)
-        if all(th.met(stats.get(th.stat, 0)) for th in c.requires):
-            state.gain(hero, c.reward, f"stash {card} behind a statue")
+    if c is not None and hero.active and c.allowed(state.stats(hero)):
+        state.gain(hero, c.reward, f"stash {card} behind a statue")

@@ -38,18 +38,22 @@ def drown(state: CatacombsState, hero: Hero) -> bool:
     return hero.alive
 
 
+def _flood(state: CatacombsState, hero: Hero) -> list[int] | None:
+    """The flood of the hero's labyrinth ([first flooded round, health a turn]), if any."""
+    if not state.floods or hero.pos is None:
+        return None
+    return state.floods.get(str(state.tile_of(hero.pos).labyrinth))
+
+
 def flooded(state: CatacombsState, hero: Hero) -> int:
     """The health a turn costs in the hero's labyrinth while it is under water, else 0."""
-    if not state.floods or hero.pos is None:
-        return 0
-    flood = state.floods.get(str(state.tile_of(hero.pos).labyrinth))
+    flood = _flood(state, hero)
     return flood[1] if flood and state.round >= flood[0] else 0
 
 
 def flooding(state: CatacombsState, hero: Hero) -> bool:
     """The hero's labyrinth is flooding or flooded."""
-    return bool(state.floods and hero.pos is not None
-                and str(state.tile_of(hero.pos).labyrinth) in state.floods)
+    return _flood(state, hero) is not None
 
 
 @rule("shelters.three-turns", "engine.shelter-suffocation")
