@@ -56,14 +56,14 @@ def resolve_function(dotted: str) -> Any:
 
 def trace_links(model: Model) -> Iterator[Diagnostic]:
     """Trace entries name real engine functions; every engine rule names a trace entry."""
-    from engine.core.rules import registry
     from engine.games.catacombs import game  # noqa: F401 - registers the rules
+    from engine.games.catacombs.registry import RULES
 
     sources, _ = load_traces(model.pack.root)
     if not sources:
         return
     traced: set[str] = set()
-    rules = registry()
+    rules = RULES.refs()
     for source in sources:
         for item in items(source):
             ident = item.data.get("id")

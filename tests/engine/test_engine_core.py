@@ -9,7 +9,7 @@ import pytest
 from engine.core.api import Action, IllegalActionError
 from engine.core.dice import Dice, best_of_two, chance_at_least, chance_in
 from engine.core.rng import Rng, derive_seed
-from engine.core.rules import rule, status_of
+from engine.core.rules import RuleRegistry
 
 
 def test_rng_is_reproducible_and_serializable():
@@ -72,12 +72,26 @@ def test_illegal_action_message_names_action_and_state():
 
 
 def test_rule_registry_statuses():
-    @rule("test.rule-a", "test.rule-b", status="partial", note="demo")
+    rules = RuleRegistry("demo-game")
+
+    @rules.rule("test.rule-a", "test.rule-b", status="partial", note="demo")
     def demo() -> None:
         """A registered stand-in."""
 
-    assert status_of("test.rule-a") == "partial"
-    assert status_of("test.never-registered") == "missing"
+    assert rules.status_of("test.rule-a") == "partial"
+    assert rules.status_of("test.never-registered") == "missing"
     assert demo.__rules__[1].trace_id == "test.rule-b"
-    with pytest.raises(ValueError):
-        rule("x", status="done")
+    with pytest.raises(ValueError, match="demo-game"):
+        rules.rule("x", status="done")
+
+
+def test_two_games_never_mix_their_trace_ids():
+    first, second = RuleRegistry("first"), RuleRegistry("second")
+
+    @first.rule("shared.id")
+    def one() -> None:
+        """The first game's rule."""
+
+    assert "shared.id" in first and "shared.id" not in second
+    assert second.status_of("shared.id") == "missing"
+    assert [r.function.rsplit(".", 1)[-1] for r in first.refs()["shared.id"]] == ["one"]

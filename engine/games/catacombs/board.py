@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core.rules import rule
 from engine.games.catacombs.data import SIDES, Tile
+from engine.games.catacombs.registry import rule
 
 Pos = tuple[int, int, int, int]
 Slot = tuple[int, int]

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from engine.core.api import Action
-from engine.core.rules import rule
 from engine.games.catacombs.checks_util import apply_outcome
 from engine.games.catacombs.doors import monster_doors, open_monster_door
-from engine.games.catacombs.registry import actions_of, handles
+from engine.games.catacombs.registry import actions_of, handles, rule
 from engine.games.catacombs.state import CatacombsState, Hero
 
 

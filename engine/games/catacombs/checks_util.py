@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine.core.rules import rule
 from engine.games.catacombs.data import Check, Outcome
+from engine.games.catacombs.registry import rule
 from engine.games.catacombs.state import CatacombsState, Hero
 
 

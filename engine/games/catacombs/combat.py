@@ -4,10 +4,9 @@ the demon, buying off and hiring bandits, rewards."""
 from __future__ import annotations
 
 from engine.core.api import Action
-from engine.core.rules import rule
 from engine.games.catacombs.checks_util import may_try, passes
 from engine.games.catacombs.monsters import _adjacent_tile, _near, kill_piece
-from engine.games.catacombs.registry import actions_of, handles, options, task
+from engine.games.catacombs.registry import actions_of, handles, options, rule, task
 from engine.games.catacombs.shelters import blocked, blocking_pieces, surprise_bonus
 from engine.games.catacombs.state import CatacombsState, Hero, Piece
 

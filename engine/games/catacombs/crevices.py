@@ -4,12 +4,11 @@ diving at horizontal ones, by depth."""
 from __future__ import annotations
 
 from engine.core.api import Action
-from engine.core.rules import rule
 from engine.games.catacombs.board import Pos, laid, slot_key
 from engine.games.catacombs.checks_util import apply_outcome, may_try, passes
 from engine.games.catacombs.data import Check
 from engine.games.catacombs.movement import _blocked, parse_pos, pos_key, steps_graph
-from engine.games.catacombs.registry import actions_of, handles, task
+from engine.games.catacombs.registry import actions_of, handles, rule, task
 from engine.games.catacombs.state import CatacombsState, Hero
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.core.api import ContentError
 from engine.core.dice import Dice
-from engine.core.rules import rule
+from engine.games.catacombs.registry import rule
 
 TABLE_EXTENT = 4
 """Provisional default: how many tiles the table holds in each direction from a labyrinth's

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from engine.core.api import Action
-from engine.core.rules import rule
 from engine.games.catacombs.board import Pos
 from engine.games.catacombs.checks_util import may_try
 from engine.games.catacombs.movement import (
@@ -13,7 +12,7 @@ from engine.games.catacombs.movement import (
     pos_key,
     steps_graph,
 )
-from engine.games.catacombs.registry import actions_of, handles, task
+from engine.games.catacombs.registry import actions_of, handles, rule, task
 from engine.games.catacombs.state import CatacombsState, Hero
 
 

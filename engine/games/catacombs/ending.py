@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from engine.core.api import Action
-from engine.core.rules import rule
-from engine.games.catacombs.registry import actions_of, handles, task
+from engine.games.catacombs.registry import actions_of, handles, rule, task
 from engine.games.catacombs.state import PHASE_OVER, CatacombsState, Hero
 
 

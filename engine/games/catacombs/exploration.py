@@ -4,7 +4,6 @@ the event card, far-seeing explorers, and what wakes when a hero first steps on 
 from __future__ import annotations
 
 from engine.core.api import Action
-from engine.core.rules import rule
 from engine.games.catacombs.board import Placed, neighbour_slot, place, slot_key, turn_cell
 from engine.games.catacombs.board import turn_side as rotate_side
 from engine.games.catacombs.checks_util import apply_outcome
@@ -17,7 +16,7 @@ from engine.games.catacombs.movement import (
     reachable,
     tile_laid,
 )
-from engine.games.catacombs.registry import actions_of, handles, options, task
+from engine.games.catacombs.registry import actions_of, handles, options, rule, task
 from engine.games.catacombs.state import CatacombsState, Hero
 
 OPPOSITE = {"north": "south", "south": "north", "east": "west", "west": "east"}

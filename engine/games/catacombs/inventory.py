@@ -13,9 +13,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from engine.core.api import Action
-from engine.core.rules import rule
 from engine.games.catacombs.data import Item
-from engine.games.catacombs.registry import actions_of, handles, options, task
+from engine.games.catacombs.registry import actions_of, handles, options, rule, task
 from engine.games.catacombs.state import CatacombsState, Hero
 
 

@@ -4,11 +4,10 @@ ceiling hatches."""
 from __future__ import annotations
 
 from engine.core.api import Action
-from engine.core.rules import rule
 from engine.games.catacombs.board import Placed, place, slot_key
 from engine.games.catacombs.data import TABLE_EXTENT
 from engine.games.catacombs.movement import parse_pos, pos_key
-from engine.games.catacombs.registry import actions_of, handles
+from engine.games.catacombs.registry import actions_of, handles, rule
 from engine.games.catacombs.state import CatacombsState, Hero
 
 LABYRINTH_STRIDE = 100

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections import deque
 
-from engine.core.rules import rule
 from engine.games.catacombs.board import DELTA, Placed, Pos, slot_key
 from engine.games.catacombs.checks_util import apply_outcome, passes, poison, result_band
 from engine.games.catacombs.data import MatrixCell, Monster
@@ -16,7 +15,7 @@ from engine.games.catacombs.movement import (
     squeeze_sides,
     steps_graph,
 )
-from engine.games.catacombs.registry import task
+from engine.games.catacombs.registry import rule, task
 from engine.games.catacombs.state import CatacombsState, Hero, Piece
 
 SEARCH_LIMIT = 400

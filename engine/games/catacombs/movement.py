@@ -7,10 +7,9 @@ from functools import lru_cache
 from typing import Any
 
 from engine.core.api import Action
-from engine.core.rules import rule
 from engine.games.catacombs.board import Pos, laid
 from engine.games.catacombs.data import Trap
-from engine.games.catacombs.registry import actions_of, handles
+from engine.games.catacombs.registry import actions_of, handles, rule
 from engine.games.catacombs.state import CatacombsState, Hero
 
 

@@ -1,5 +1,7 @@
 """Where the rules modules plug into the state machine.
 
+- `rule`: `@rule("trace-id")` marks a function as the rule of a trace entry, in the
+  catacombs' own `RULES` registry;
 - `actions`: generators of a hero's legal actions, in a fixed order (`@actions_of`);
 - `handlers`: what a player action does, by action kind (`@handles("move")`); returns the
   number of actions it spent;
@@ -12,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from engine.core.rules import RuleRegistry
+
 ActionGen = Callable[[Any, Any], list]
 Handler = Callable[[Any, Any, Any], int]
 TaskFn = Callable[[Any, dict, Any], None]
@@ -21,6 +25,8 @@ ACTIONS: list[ActionGen] = []
 HANDLERS: dict[str, Handler] = {}
 TASKS: dict[str, TaskFn] = {}
 OPTIONS: dict[str, OptionsFn] = {}
+RULES = RuleRegistry("catacombs")
+rule = RULES.rule
 
 
 def actions_of(fn: ActionGen) -> ActionGen:

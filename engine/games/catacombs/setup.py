@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from engine.core.api import Action
-from engine.core.rules import rule
 from engine.games.catacombs.board import place, turn_cell
 from engine.games.catacombs.data import Catacombs
 from engine.games.catacombs.inventory import room_for, take
-from engine.games.catacombs.registry import options, task
+from engine.games.catacombs.registry import options, rule, task
 from engine.games.catacombs.state import PHASE_PLAY, PHASE_SETUP, PHASE_SHOP, CatacombsState
 
 ATTITUDE_LEVEL = {"sympathy": 1, "neutral": 0, "antipathy": -1}

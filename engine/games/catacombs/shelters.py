@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from engine.core.api import Action
-from engine.core.rules import rule
 from engine.games.catacombs.checks_util import apply_outcome, may_try
-from engine.games.catacombs.registry import actions_of, handles
+from engine.games.catacombs.registry import actions_of, handles, rule
 from engine.games.catacombs.state import CatacombsState, Hero, Piece
 
 

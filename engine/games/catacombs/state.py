@@ -17,11 +17,11 @@ from typing import Any
 from engine.core.api import CHANCE, TERMINAL, Action, IllegalActionError, Outcome
 from engine.core.dice import Dice
 from engine.core.rng import Rng
-from engine.core.rules import rule
 from engine.core.state import GameState
 from engine.games.catacombs import registry
 from engine.games.catacombs.board import Board, Placed, Pos, slot_key
 from engine.games.catacombs.data import Catacombs, Reward
+from engine.games.catacombs.registry import rule
 
 
 @dataclass

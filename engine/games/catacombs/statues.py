@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from engine.core.api import Action
-from engine.core.rules import rule
 from engine.games.catacombs.checks_util import apply_outcome, may_try, poison
 from engine.games.catacombs.data import Check
-from engine.games.catacombs.registry import actions_of, handles, task
+from engine.games.catacombs.registry import actions_of, handles, rule, task
 from engine.games.catacombs.state import CatacombsState, Hero
 
 HOW = ("study", "break", "move", "mechanism")

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from engine.core.api import Action
-from engine.core.rules import rule
 from engine.games.catacombs.checks_util import apply_outcome, may_try, passes, poison
 from engine.games.catacombs.movement import parse_pos, pos_key
-from engine.games.catacombs.registry import actions_of, handles, task
+from engine.games.catacombs.registry import actions_of, handles, rule, task
 from engine.games.catacombs.state import CatacombsState, Hero
 
 
