@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pipeline.build import BuildResult
-    from pipeline.build.render import Workers
+    from pipeline.cards import BuildResult
+    from pipeline.cards.render import Workers
     from pipeline.model import Model
 
 
@@ -50,7 +50,7 @@ def build_rulebooks(model, folders: dict[str, Path], args: argparse.Namespace) -
     then the folder's manifest lists it too."""
     if args.no_rulebook or not (model.pack.root / "rules").is_dir():
         return
-    from pipeline.build.outputs import refresh_manifest
+    from pipeline.cards.outputs import refresh_manifest
     from pipeline.rulebook import build_rulebook
 
     paper = args.rulebook_paper or model.pack.data.get("rules", {}).get("paper", "a5")
@@ -64,7 +64,7 @@ def build_rulebooks(model, folders: dict[str, Path], args: argparse.Namespace) -
 
 
 def run(args: argparse.Namespace) -> int:
-    from pipeline.build.render import Workers, default_workers
+    from pipeline.cards.render import Workers, default_workers
 
     jobs = args.jobs or default_workers()
     with Workers(jobs) as workers:  # they import WeasyPrint while the model loads
@@ -88,8 +88,8 @@ def _build_cards(
     args: argparse.Namespace, jobs: int, workers: Workers
 ) -> tuple[BuildResult, Model]:
     """Load the model, refuse unsafe assets, build the cards of every requested language."""
-    from pipeline.build import BuildOptions, build
-    from pipeline.build.progress import Progress
+    from pipeline.cards import BuildOptions, build
+    from pipeline.cards.progress import Progress
     from pipeline.checks.assets import check as check_assets
     from pipeline.diagnostics import RelicError, Severity
     from pipeline.stages import load_model, pack_dir_for

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pipeline import cli
 
-FIXTURE = Path(__file__).resolve().parent.parent / "build" / "fixtures" / "mini"
+FIXTURE = Path(__file__).resolve().parent.parent / "cards" / "fixtures" / "mini"
 
 
 def test_rulebook_lands_in_each_language_folder_and_manifest(tmp_path, monkeypatch, capsys):

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.build.components import Component
-from pipeline.build.formats import Format, Sheet
-from pipeline.build.layout import choose_grid, crop_marks, layout, mirror
-from pipeline.build.units import parse_length
+from pipeline.cards.components import Component
+from pipeline.cards.formats import Format, Sheet
+from pipeline.cards.layout import choose_grid, crop_marks, layout, mirror
+from pipeline.cards.units import parse_length
 
 A4 = Sheet("a4", "A4", 210, 297, 5)
 LETTER = Sheet("letter", "Letter", 215.9, 279.4, 5.08)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from pipeline.build.progress import Progress
+from pipeline.cards.progress import Progress
 
 
 class FakeTTY(io.StringIO):

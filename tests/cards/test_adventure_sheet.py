@@ -9,10 +9,10 @@ from pathlib import Path
 
 from pypdf import PdfReader
 
-from pipeline.build import BuildOptions, build
-from pipeline.build.components import expand
-from pipeline.build.formats import load_labels, load_profile
-from pipeline.build.render import RenderSettings, _fragment
+from pipeline.cards import BuildOptions, build
+from pipeline.cards.components import expand
+from pipeline.cards.formats import load_labels, load_profile
+from pipeline.cards.render import RenderSettings, _fragment
 from pipeline.stages import load_model
 
 PACK = Path(__file__).resolve().parents[2] / "content" / "dice-dungeon"

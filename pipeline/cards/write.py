@@ -15,21 +15,21 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import BinaryIO
 
-from pipeline.build.components import Components
-from pipeline.build.formats import Profile
-from pipeline.build.impose import Sources, write_sheets, write_shop
-from pipeline.build.layout import Layout, SheetPage
-from pipeline.build.outputs import (
+from pipeline.cards.components import Components
+from pipeline.cards.formats import Profile
+from pipeline.cards.impose import Sources, write_sheets, write_shop
+from pipeline.cards.layout import Layout, SheetPage
+from pipeline.cards.outputs import (
     link_or_copy,
     sha256_file,
     staging_for,
     swap_in,
     write_manifest,
 )
-from pipeline.build.progress import Progress
-from pipeline.build.prune import mark_used
+from pipeline.cards.progress import Progress
+from pipeline.cards.prune import mark_used
+from pipeline.cards.render import Rendered, cache_write
 from pipeline.fsutil import atomic_file
-from pipeline.build.render import Rendered, cache_write
 
 # Output files are cached under a key that includes the code that writes them.
 IMPOSE_VERSION = hashlib.sha256(b"".join(

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.build.components import expand
-from pipeline.build.formats import load_labels, load_profile
-from pipeline.build.layout import layout
-from pipeline.build.render import TEMPLATES
+from pipeline.cards.components import expand
+from pipeline.cards.formats import load_labels, load_profile
+from pipeline.cards.layout import layout
+from pipeline.cards.render import TEMPLATES
 
 CANONICAL = Path(__file__).resolve().parents[2] / "content" / "catacombs"
 

@@ -30,10 +30,10 @@ from pypdf.generic import (
     TextStringObject,
 )
 
-from pipeline.build.formats import Format
-from pipeline.build.layout import Layout, Placement
-from pipeline.build.render import Rendered
-from pipeline.build.units import mm_to_pt
+from pipeline.cards.formats import Format
+from pipeline.cards.layout import Layout, Placement
+from pipeline.cards.render import Rendered
+from pipeline.cards.units import mm_to_pt
 
 MARK_WIDTH_PT = 0.25
 PRODUCER = "Relic Press"

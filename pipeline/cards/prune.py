@@ -7,6 +7,7 @@ PDF or PNG was removed is rendered again, an output file is imposed again.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from dataclasses import dataclass
@@ -28,10 +29,8 @@ def mark_used(*paths: str | Path) -> None:
     """This build uses these cache files: they count as fresh from now on."""
     now = time.time()
     for path in paths:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.utime(path, (now, now))
-        except FileNotFoundError:
-            pass
 
 
 def prune(cache_dir: Path, keep_days: float = KEEP_DAYS, now: float | None = None) -> Pruned:

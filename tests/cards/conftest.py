@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.build import BuildOptions, build
+from pipeline.cards import BuildOptions, build
 from pipeline.model import Model
 from pipeline.stages import load_model
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import pairwise
 
-from pipeline.build.components import Component
-from pipeline.build.formats import Format, Sheet
+from pipeline.cards.components import Component
+from pipeline.cards.formats import Format, Sheet
 from pipeline.diagnostics import RelicError, Span, error
 
 MARK_GAP = 1.0  # mm between the bleed edge and a crop mark

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from pipeline import cli
-from pipeline.build import BuildOptions, build
-from pipeline.build.prune import FOLDERS, mark_used, prune
+from pipeline.cards import BuildOptions, build
+from pipeline.cards.prune import FOLDERS, mark_used, prune
 
 DAY = 86400
 

@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
-from tests.build.pdfread import PT_PER_MM, fonts_of, page_items, pdfs
+from tests.cards.pdfread import PT_PER_MM, fonts_of, page_items, pdfs
 
 # Trim sizes (mm) from the issue and the fixture's print profile; bleed 3 mm.
 TRIM = {"poker": (63.5, 88.9), "board": (180, 125), "mini": (41, 63), "tile": (80, 80),

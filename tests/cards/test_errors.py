@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from pipeline.build import BuildOptions, build
+from pipeline.cards import BuildOptions, build
 from pipeline.diagnostics import RelicError
 from pipeline.stages import load_model
-from tests.build.conftest import copy_pack
+from tests.cards.conftest import copy_pack
 
 
 def _build(pack: Path, tmp_path: Path, **kw) -> Path:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing
 import os
 import re
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
-import multiprocessing
 from dataclasses import dataclass, field
 from functools import cache
 from html import escape
@@ -26,9 +26,9 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from pipeline.build.components import Face
-from pipeline.build.formats import PROJECT_ROOT, Format
-from pipeline.build.prune import mark_used
+from pipeline.cards.components import Face
+from pipeline.cards.formats import PROJECT_ROOT, Format
+from pipeline.cards.prune import mark_used
 from pipeline.fsutil import inside
 
 TEMPLATES = PROJECT_ROOT / "templates" / "cards"
@@ -280,7 +280,7 @@ def _stylesheet():
     """cards.css, parsed once per process (parsing it per document cost ~50 ms)."""
     import weasyprint
 
-    from pipeline.build.fetcher import SafeFetcher
+    from pipeline.cards.fetcher import SafeFetcher
 
     return weasyprint.CSS(string=(TEMPLATES / "cards.css").read_text(encoding="utf-8"),
                           base_url=TEMPLATES.as_uri() + "/",
@@ -344,7 +344,7 @@ def render_batch(faces: list[Face], settings: RenderSettings, fmt_name: str) -> 
     """Render faces of one format in as few WeasyPrint documents as fitting allows."""
     import weasyprint
 
-    from pipeline.build.fetcher import SafeFetcher
+    from pipeline.cards.fetcher import SafeFetcher
 
     fmt = settings.formats[fmt_name]
     install_subset_cache(Path(settings.cache_dir))
@@ -499,7 +499,7 @@ def warm_fonts(job: tuple[str, RenderSettings]) -> None:
     """
     import weasyprint
 
-    from pipeline.build.fetcher import SafeFetcher
+    from pipeline.cards.fetcher import SafeFetcher
 
     family, settings = job
     install_subset_cache(Path(settings.cache_dir))

@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from pipeline.build import BuildOptions, build
-from pipeline.build.fetcher import SafeFetcher
-from pipeline.build.render import ASSETS, TEMPLATES, Workers
+from pipeline.cards import BuildOptions, build
+from pipeline.cards.fetcher import SafeFetcher
+from pipeline.cards.render import ASSETS, TEMPLATES, Workers
 from pipeline.cli import main
 from pipeline.stages import load_model
-from tests.build.conftest import FIXTURE, copy_pack
+from tests.cards.conftest import FIXTURE, copy_pack
 
 ROOT = Path(__file__).resolve().parents[2]
 POSTER_SCHEMA = {

@@ -12,7 +12,7 @@ from typing import Any
 from jsonschema import Draft7Validator
 from referencing import Registry, Resource
 
-from pipeline.build.units import parse_length
+from pipeline.cards.units import parse_length
 from pipeline.diagnostics import Diagnostic, RelicError, Span, error, relative
 from pipeline.loader import try_load
 from pipeline.model import PackInfo, SourceFile, thaw

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pipeline.build.formats import Profile
+from pipeline.cards.formats import Profile
 from pipeline.model import Entity, Model, thaw
 
 LANG_KEY = re.compile(r"^[a-z]{2}(-[A-Z]{2})?$")

@@ -17,13 +17,13 @@ import unicodedata
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from pipeline.build.components import Components, expand
-from pipeline.build.fonts import FontError, faces_for, missing_glyphs
-from pipeline.build.formats import PROJECT_ROOT, Profile, load_labels, load_profile
-from pipeline.build.layout import layout
-from pipeline.build.progress import Progress
-from pipeline.build.prune import KEEP_DAYS, Pruned, prune
-from pipeline.build.render import Workers
+from pipeline.cards.components import Components, expand
+from pipeline.cards.fonts import FontError, faces_for, missing_glyphs
+from pipeline.cards.formats import PROJECT_ROOT, Profile, load_labels, load_profile
+from pipeline.cards.layout import layout
+from pipeline.cards.progress import Progress
+from pipeline.cards.prune import KEEP_DAYS, Pruned, prune
+from pipeline.cards.render import Workers
 from pipeline.diagnostics import Diagnostic, RelicError, Span, error, relative
 from pipeline.model import Model
 
@@ -59,7 +59,7 @@ class LangResult:
 class BuildResult:
     langs: tuple[LangResult, ...]
     seconds: float
-    pruned: Pruned = Pruned(0, 0)
+    pruned: Pruned
 
     @property
     def components(self) -> int:
@@ -90,7 +90,7 @@ def build(model: Model, options: BuildOptions, progress: Progress | None = None,
     layouts = {lang: {fmt: layout(expanded[lang].of_format(fmt), profile.formats[fmt],
                                   profile.sheet, duplex=True)
                       for fmt in expanded[lang].formats()} for lang in langs}
-    from pipeline.build.write import PackMeta, write_langs
+    from pipeline.cards.write import PackMeta, write_langs
 
     meta = PackMeta(model.pack.id, dict(model.pack.title), model.pack.source_language)
     folders = write_langs(meta, profile, {lang: expanded[lang] for lang in langs}, layouts,
@@ -116,7 +116,7 @@ def _languages(model: Model, options: BuildOptions) -> tuple[str, ...]:
 def _render(model: Model, profile: Profile, expanded: dict[str, Components], chars: str,
             options: BuildOptions, progress: Progress, workers: Workers | None):
     """Every face of every language as a cached PDF page (and PNG); problems raise once."""
-    from pipeline.build import render
+    from pipeline.cards import render
 
     work = []
     for lang, components in expanded.items():
