@@ -25,7 +25,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-duplex", action="store_true",
                    help="only the variant with backs on separate sheets")
     p.add_argument("--proof", action="store_true", help="mark provisional values on the cards")
-    p.add_argument("--no-png", action="store_true", help="skip the 300 DPI PNG files")
+    p.add_argument("--png", action="store_true",
+                   help="also write a 300 DPI PNG of every component (png/)")
+    p.add_argument("--no-png", action="store_true", help=argparse.SUPPRESS)  # the default now
     p.add_argument("--jobs", type=int, default=0, help="worker processes (default: all cores)")
     p.add_argument("--keep-cache-days", type=_days, default=None, metavar="DAYS",
                    help="remove cache files no build used for DAYS days (default 14)")
@@ -106,7 +108,7 @@ def _build_cards(
         paper=args.paper,
         duplex=not args.no_duplex,
         proof=args.proof,
-        png=not args.no_png,
+        png=args.png and not args.no_png,
         workers=jobs,
         **({} if args.keep_cache_days is None else {"keep_cache_days": args.keep_cache_days}),
     )
