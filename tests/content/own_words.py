@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.loader import load_yaml
+from pipeline.resolve import is_localized
 
 ROOT = Path(__file__).resolve().parents[2]
 CONTENT = ROOT / "content"
@@ -100,14 +101,6 @@ def seed_words(path: Path) -> tuple[str, ...]:
 
 
 # ----- the pack's localized strings ------------------------------------------------------------
-
-
-def is_localized(value: Any, languages: Sequence[str]) -> bool:
-    return (
-        isinstance(value, Mapping)
-        and bool(value)
-        and all(k in languages and isinstance(v, str) for k, v in value.items())
-    )
 
 
 def localized_strings(
