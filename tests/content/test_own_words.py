@@ -75,7 +75,8 @@ def test_the_longest_run_is_contiguous_in_the_seed() -> None:
 def test_localized_strings_are_found_at_any_depth_with_their_path() -> None:
     data = [
         {"id": "rat", "name": {"ru": "Крыса", "en": "Rat"}, "speed": 2,
-         "special": [{"id": "bite", "text": {"ru": "Кусает"}}, {"requires": {"stat": "luck", "id": "x"}}]},
+         "special": [{"id": "bite", "text": {"ru": "Кусает"}},
+                     {"requires": {"stat": "luck", "id": "x"}}]},
     ]
     found = list(localized_strings(data, ("ru", "en")))
     assert found == [
