@@ -27,7 +27,7 @@ from pipeline.cards.render import Workers
 from pipeline.diagnostics import Diagnostic, RelicError, Span, error, relative
 from pipeline.model import Model
 
-__all__ = ["BuildOptions", "BuildResult", "build"]
+__all__ = ["BuildOptions", "BuildResult", "build", "preflight"]
 
 LAYOUTS_DIR = PROJECT_ROOT / "templates" / "layouts"
 
@@ -102,6 +102,39 @@ def build(model: Model, options: BuildOptions, progress: Progress | None = None,
         for lang in langs)
     pruned = prune(options.cache_dir, options.keep_cache_days, now=began)
     return BuildResult(results, time.perf_counter() - started, pruned)
+
+
+def preflight(model: Model) -> list[Diagnostic]:
+    """What `build` would refuse, found without drawing or writing anything: the print profile
+    and its layouts, the fonts and their glyphs, and every text box of every face of every
+    language set at the smallest size it may take (text that cannot fit is an error at the
+    field it prints)."""
+    from pipeline.cards import render
+
+    try:
+        profile = load_profile(model.pack)
+        expanded = {lang: expand(model, profile, lang, False, load_labels(model.pack, lang))
+                    for lang in model.pack.languages}
+        layout_text = _layout_text(model, profile)
+        for components in expanded.values():
+            check_fonts(model, profile, components, layout_text)
+    except RelicError as exc:
+        return list(exc.diagnostics)
+    out: dict[tuple, Diagnostic] = {}
+    for lang, components in expanded.items():
+        settings = render.RenderSettings(
+            fonts=dict(profile.fonts), min_font_pt=profile.min_font_pt,
+            formats=dict(profile.formats), charset="", pack_root=str(model.pack.root.resolve()),
+            cache_dir="", lang=lang)
+        for face in components.faces.values():
+            try:
+                measured = render.measure_face(face, settings, cache=False)
+            except RelicError as exc:
+                return list(exc.diagnostics)
+            for p in measured.problems:
+                d = _diagnostic(model, face.entity_id, p.code, p.message, p.field, lang)
+                out.setdefault((d.code, d.message, d.span), d)
+    return sorted(out.values(), key=lambda d: d.sort_key())
 
 
 def _languages(model: Model, options: BuildOptions) -> tuple[str, ...]:

@@ -73,8 +73,10 @@ def is_text(value: Any) -> bool:
 
 
 def localize(value: Any, lang: str, fallback: str) -> Any:
-    """Plain data with every localized text replaced by its string in `lang` (or the source)."""
-    if is_text(value):
+    """Plain data with every localized text replaced by its string in `lang` (or the source).
+    A localized text always has the source language (schemas/defs.json), so a mapping keyed
+    by two-letter ids that is not text (`{bb: neutral}`) stays a mapping."""
+    if is_text(value) and fallback in value:
         return value.get(lang) or value.get(fallback) or next(iter(value.values()))
     if isinstance(value, Mapping):
         return {k: localize(v, lang, fallback) for k, v in value.items()}

@@ -135,17 +135,18 @@ def _prepare(face: Face, settings: RenderSettings):
     return layout, spec, scope_for(ctx, fmt)
 
 
-def measure_face(face: Face, settings: RenderSettings):
+def measure_face(face: Face, settings: RenderSettings, cache: bool = True):
     """The face's FaceMeasure: from the cache, else measured now (and cached)."""
     from pipeline.cards.faces import FaceMeasure, measure
 
     path = Path(settings.cache_dir) / "measure" / f"{face_cache_key(face, settings)}.json"
-    if path.is_file():
+    if cache and path.is_file():
         mark_used(path)
         return FaceMeasure.from_json(path.read_text(encoding="utf-8"))
     layout, spec, scope = _prepare(face, settings)
     result = measure(layout, spec, scope, face.format)
-    cache_write(path, result.to_json())
+    if cache:
+        cache_write(path, result.to_json())
     return result
 
 

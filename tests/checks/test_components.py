@@ -105,6 +105,7 @@ MONSTER = """\
 
 
 PRINTED = ("monster", "character", "relationship", "tile", "token", "card")
+FORMATS = {"character": "board", "monster": "tarot", "tile": "tile", "token": "token-round"}
 
 
 def write_pack(root: Path, files: dict[str, str], players: str = "{min: 1, max: 8}") -> Path:
@@ -113,7 +114,7 @@ def write_pack(root: Path, files: dict[str, str], players: str = "{min: 1, max: 
     (pack / "pack.yaml").write_text(
         "id: mini-pack\ntitle: {ru: Мини, en: Mini}\nlanguages: [ru, en]\n"
         f"players: {players}\nprint: {{components: {{"
-        + ", ".join(f"{k}: {{format: poker}}" for k in PRINTED)
+        + ", ".join(f"{k}: {{format: {FORMATS.get(k, 'poker')}}}" for k in PRINTED)
         + "}}\n",
         encoding="utf-8",
     )

@@ -9,6 +9,7 @@ at the field it prints (`special.2.text`), not at the layout.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -62,6 +63,37 @@ def _constant(source: str) -> bool:
     return "{{" not in source and "{%" not in source
 
 
+_PATH = re.compile(r"^\s*([a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)\s*$")
+_MISSING = object()
+
+
+@cache
+def _simple(source: str, expression: bool) -> tuple[str, ...] | None:
+    """`entity.stats.speed` (or `{{ entity.name }}`): a plain path, read without Jinja."""
+    if not expression:
+        if not (source.startswith("{{") and source.endswith("}}")) or source.count("{{") != 1:
+            return None
+        source = source[2:-2]
+    match = _PATH.match(source)
+    return tuple(match[1].split(".")) if match else None
+
+
+_JINJA = object()
+
+
+def _lookup(values: Mapping[str, Any], path: tuple[str, ...]) -> Any:
+    """Jinja's `a.b` for plain data: a mapping's key; _MISSING when absent (Jinja's undefined);
+    _JINJA when only Jinja knows (an attribute such as a dict's `items`)."""
+    cur = values.get(path[0], _MISSING)
+    for part in path[1:]:
+        if cur is _MISSING:
+            return _MISSING
+        if not isinstance(cur, Mapping) or hasattr(cur, part):
+            return _JINJA
+        cur = cur.get(part, _MISSING)
+    return cur
+
+
 @dataclass(frozen=True)
 class Scope:
     """The variables of a face, and for some of them the entity field path they stand for."""
@@ -87,6 +119,13 @@ class Scope:
             return ""
         if _constant(source):
             return source
+        path = _simple(source, False)
+        if path is not None:
+            value = _lookup(self.values, path)
+            if value is _MISSING:
+                return ""
+            if isinstance(value, str | int | float) and not isinstance(value, bool):
+                return str(value)
         try:
             return _template(source).render(self.values)
         except jinja2.TemplateError as exc:
@@ -98,6 +137,13 @@ class Scope:
         """An expression's value (None when it reads something absent)."""
         if not isinstance(source, str):
             return source
+        path = _simple(source, True)
+        if path is not None:
+            value = _lookup(self.values, path)
+            if value is _MISSING:
+                return None
+            if value is not _JINJA:
+                return value
         try:
             return _expression(source)(**self.values)
         except jinja2.TemplateError as exc:
@@ -132,7 +178,10 @@ def _first_chain(source: str, expression: bool) -> tuple[str, tuple[str, ...]] |
     except jinja2.TemplateSyntaxError:
         return None
     best: tuple[str, tuple[str, ...]] | None = None
+    callees = {id(call.node) for call in tree.find_all(nodes.Call)}  # `x.items()`: x
     for node in tree.find_all((nodes.Getattr, nodes.Getitem)):
+        if id(node) in callees:
+            continue
         attrs: list[str] = []
         cur: nodes.Node = node
         while isinstance(cur, nodes.Getattr | nodes.Getitem):

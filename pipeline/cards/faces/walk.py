@@ -870,7 +870,7 @@ class Walker:
                            for b in boxes]
         number_boxes = [Box(b.x + side * 0.12, b.y + side * 0.12, side * 0.76, side * 0.76)
                         for b in boxes]
-        label_size = self._shared_size(labels, "body", True, label_boxes,
+        label_size = self._shared_size(labels, "narrow", True, label_boxes,
                                        el.font_size or side * (0.5 if beside else
                                                                label_k / 1.2))
         number_size = self._shared_size(numbers, "title", True, number_boxes,
@@ -900,7 +900,7 @@ class Walker:
                 self.one_line(numbers[i], "title", True, number_boxes[i], 0, el.color, sc,
                               sc.field(el.number), size=number_size)
             if labels[i]:
-                self.one_line(labels[i], "body", i == start, label_boxes[i], 0, el.color, sc,
+                self.one_line(labels[i], "narrow", i == start, label_boxes[i], 0, el.color, sc,
                               sc.field(el.label), align="left" if beside else "center",
                               size=label_size)
 
