@@ -128,7 +128,7 @@ def preflight(model: Model) -> list[Diagnostic]:
             cache_dir="", lang=lang)
         for face in components.faces.values():
             try:
-                measured = render.measure_face(face, settings, cache=False)
+                measured = render.measure_face(face, settings)
             except RelicError as exc:
                 return list(exc.diagnostics)
             for p in measured.problems:

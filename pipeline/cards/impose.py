@@ -91,13 +91,9 @@ class Writer:
         self.c.setCreator(PRODUCER)
         self.c._doc.updateSignature(doc_id)
         prime(self.c, fonts, charset)
-        self.arts: dict[str, Art] = {}
 
     def art(self, rendered: Rendered) -> Art:
-        key = rendered.art
-        if key not in self.arts:
-            self.arts[key] = load_art(key)
-        return self.arts[key]
+        return load_art(rendered.batch, rendered.art_key)
 
     def form(self, name: str, art: Art) -> str:
         """The face's form name, defining it (and its icons) when this file has none yet.
@@ -124,12 +120,20 @@ class Writer:
 
 
 @cache
-def _read_art(path: str) -> Art:
-    return Art.from_json(Path(path).read_text(encoding="utf-8"))
+def _read_batch(path: str) -> dict:
+    import json
+
+    return json.loads(Path(path).read_text(encoding="utf-8"))
 
 
-def load_art(path: str) -> Art:
-    return _read_art(path)
+@cache
+def load_art(batch: str, key: str) -> Art:
+    """A drawn face from its batch file (each file is read once per process)."""
+    return Art.from_dict(_read_batch(batch)[key])
+
+
+def writer_art(r: Rendered) -> Art:
+    return load_art(r.batch, r.art_key)
 
 
 def _matrix(p: Placement, w_pt: float, h_pt: float) -> tuple[float, ...]:
@@ -152,7 +156,7 @@ def write_sheets(layout: Layout, rendered: Mapping[str, Rendered], title: str, d
                  target, charset: str) -> None:
     """The home print-and-play PDF for one format."""
     sw, sh = mm_to_pt(layout.sheet.width), mm_to_pt(layout.sheet.height)
-    fonts = fonts_of(load_art(rendered[p.face].art) for page in layout.pages
+    fonts = fonts_of(writer_art(rendered[p.face]) for page in layout.pages
                      for p in page.placements)
     writer = Writer(target, title, doc_id, fonts, charset, (sw, sh))
     c = writer.c
@@ -185,7 +189,7 @@ def write_shop(items: list[tuple[str, str | None]], fmt: Format,
     """One component face per page: MediaBox = BleedBox = trim + bleed, TrimBox = trim."""
     bw, bh = mm_to_pt(fmt.bleed_width), mm_to_pt(fmt.bleed_height)
     b = mm_to_pt(fmt.bleed)
-    fonts = fonts_of(load_art(rendered[f].art) for pair in items for f in pair if f)
+    fonts = fonts_of(writer_art(rendered[f]) for pair in items for f in pair if f)
     writer = Writer(target, title, doc_id, fonts, charset, (bw, bh))
     c = writer.c
     c.setBleedBox((0, 0, _num(bw), _num(bh)))

@@ -18,11 +18,13 @@ import io
 import json
 import multiprocessing
 import os
+import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 from pipeline.cards.components import Face
 from pipeline.cards.formats import PROJECT_ROOT, Format
@@ -71,15 +73,12 @@ def code_hash() -> str:
 
 @dataclass(frozen=True)
 class Rendered:
-    """Where a drawn face lives: its Art file (and its PNG)."""
+    """Where a drawn face lives: entry `art_key` of the batch file `batch` (and its PNG)."""
 
     key: str  # Face.key
-    art: str  # cache/faces/<art key>.json
+    art_key: str  # what the face's drawing depends on: its data, its sizes, the renderer
+    batch: str  # cache/faces/<digest>.json: the Art of several faces drawn together
     png: str = ""
-
-    @property
-    def art_key(self) -> str:
-        return Path(self.art).stem
 
 
 @dataclass
@@ -135,19 +134,74 @@ def _prepare(face: Face, settings: RenderSettings):
     return layout, spec, scope_for(ctx, fmt)
 
 
-def measure_face(face: Face, settings: RenderSettings, cache: bool = True):
-    """The face's FaceMeasure: from the cache, else measured now (and cached)."""
-    from pipeline.cards.faces import FaceMeasure, measure
+def measure_face(face: Face, settings: RenderSettings):
+    """The face's FaceMeasure, measured now (the caller keeps them: MeasureCache)."""
+    from pipeline.cards.faces import measure
 
-    path = Path(settings.cache_dir) / "measure" / f"{face_cache_key(face, settings)}.json"
-    if cache and path.is_file():
-        mark_used(path)
-        return FaceMeasure.from_json(path.read_text(encoding="utf-8"))
     layout, spec, scope = _prepare(face, settings)
-    result = measure(layout, spec, scope, face.format)
-    if cache:
-        cache_write(path, result.to_json())
-    return result
+    return measure(layout, spec, scope, face.format)
+
+
+KEEP_ENTRIES_DAYS = 14  # index entries no build used for longer are dropped
+
+
+def _today() -> int:
+    return int(time.time() // 86400)
+
+
+class _Entries:
+    """A cache file of small entries (key -> value) for one salt: shared by every pack and copy
+    of a pack that draws the same faces; entries no build used for two weeks are dropped."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.values: dict[str, Any] = {}
+        self.used: dict[str, int] = {}
+        if path.is_file():
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+                self.values = {k: v[0] for k, v in data.items()}
+                self.used = {k: int(v[1]) for k, v in data.items()}
+            except (OSError, ValueError, KeyError, TypeError, IndexError):
+                self.values, self.used = {}, {}
+        self.before = dict(self.used)
+
+    def touch(self, key: str) -> None:
+        self.used[key] = _today()
+
+    def save(self) -> None:
+        today = _today()
+        keep = {k: [self.values[k], d] for k, d in self.used.items()
+                if k in self.values and today - d <= KEEP_ENTRIES_DAYS}
+        if self.used != self.before or len(keep) != len(self.used):
+            cache_write(self.path, json.dumps(keep, sort_keys=True))
+        else:
+            mark_used(self.path)
+
+
+class MeasureCache(_Entries):
+    """Every face's FaceMeasure for one salt (language, layouts, renderer): one file."""
+
+    def __init__(self, settings: RenderSettings):
+        super().__init__(Path(settings.cache_dir) / "measure" / f"{settings.salt}.json")
+
+    def get(self, face: Face, settings: RenderSettings):
+        from pipeline.cards.faces import FaceMeasure
+
+        key = face_cache_key(face, settings)
+        value = self.values.get(key)
+        if isinstance(value, dict):
+            try:
+                result = FaceMeasure.from_dict(value)
+            except (KeyError, TypeError):
+                result = None
+        else:
+            result = None
+        if result is None:
+            result = measure_face(face, settings)
+            self.values[key] = result.to_dict()
+        self.touch(key)
+        return result
 
 
 def face_cache_key(face: Face, settings: RenderSettings) -> str:
@@ -159,8 +213,23 @@ def art_key(face: Face, settings: RenderSettings, sizes: Mapping[str, float]) ->
                           .encode()).hexdigest()
 
 
-def art_path(settings: RenderSettings, key: str) -> Path:
-    return Path(settings.cache_dir) / "faces" / f"{key}.json"
+class ArtIndex(_Entries):
+    """Which batch file holds the drawing of each art key (one index per salt)."""
+
+    def __init__(self, settings: RenderSettings):
+        self.folder = Path(settings.cache_dir) / "faces"
+        super().__init__(self.folder / f"index-{settings.salt}.json")
+
+    def batch(self, art: str) -> Path | None:
+        name = self.values.get(art)
+        if isinstance(name, str) and (self.folder / name).is_file():
+            self.touch(art)
+            return self.folder / name
+        return None
+
+    def put(self, art: str, batch: str) -> None:
+        self.values[art] = Path(batch).name
+        self.touch(art)
 
 
 def png_path(settings: RenderSettings, key: str) -> Path:
@@ -208,34 +277,46 @@ Job = tuple[list[tuple[Face, dict[str, float], str]], RenderSettings]
 
 
 def _draw_job(job: Job) -> BatchResult:
+    """Draw a batch of faces; their Art goes into one cache file (and their PNGs, with --png)."""
+    from pipeline.cards.faces import Art
+
     faces, settings = job
     result = BatchResult()
+    arts: dict[str, Art] = {}
+    done: list[tuple[Face, str]] = []
     for face, sizes, key in faces:
         art, problems = draw_face(face, settings, sizes, key)
         for p in problems:
             result.problems.append(Problem(face.entity_id, p.code, p.message, p.field,
                                            settings.lang))
-        if problems:
-            continue
-        path = art_path(settings, key)
-        cache_write(path, art.to_json())
+        if not problems:
+            arts[key] = art
+            done.append((face, key))
+    if not arts:
+        return result
+    text = json.dumps({k: a.to_dict() for k, a in sorted(arts.items())}, sort_keys=True)
+    batch = Path(settings.cache_dir) / "faces" / f"{hashlib.sha256(text.encode()).hexdigest()}.json"
+    if not batch.is_file():
+        cache_write(batch, text)
+    pngs = rasterize_arts([arts[k] for _, k in done], settings) if settings.png else []
+    for n, (face, key) in enumerate(done):
         png = ""
         if settings.png:
             png = str(png_path(settings, key))
-            cache_write(Path(png), rasterize_arts([art], settings)[0])
-        result.rendered.append(Rendered(face.key, str(path), png))
+            cache_write(Path(png), pngs[n])
+        result.rendered.append(Rendered(face.key, key, str(batch), png))
     return result
 
 
-def _png_job(job: tuple[list[tuple[str, str]], RenderSettings]) -> list[str]:
+def _png_job(job: tuple[list[tuple[str, str, str]], RenderSettings]) -> list[str]:
     """PNGs for faces drawn earlier without one (--png after a build without)."""
-    from pipeline.cards.faces import Art
+    from pipeline.cards.impose import load_art
 
     items, settings = job
-    arts = [Art.from_json(Path(art).read_text(encoding="utf-8")) for art, _ in items]
-    for (_, png), data in zip(items, rasterize_arts(arts, settings), strict=True):
+    arts = [load_art(batch, key) for batch, key, _ in items]
+    for (_, _, png), data in zip(items, rasterize_arts(arts, settings), strict=True):
         cache_write(Path(png), data)
-    return [png for _, png in items]
+    return [png for _, _, png in items]
 
 
 def rasterize_arts(arts, settings: RenderSettings) -> list[bytes]:
@@ -248,25 +329,59 @@ def rasterize_arts(arts, settings: RenderSettings) -> list[bytes]:
 
 
 def rasterize(pdf: bytes, pages: list[int], dpi: int) -> list[bytes]:
-    """PNG bytes of the given pages (0-based) at `dpi`: pypdfium2 renders, Pillow encodes with
-    zlib level 1 and no PNG row filter (the fastest setting; same pixels)."""
+    """PNG bytes of the given pages (0-based) at `dpi`: pypdfium2 renders RGB, pypng encodes
+    with no row filter and zlib level 1 (the same pixels as Pillow's adaptive filtering, in
+    about 60 % of the time and in smaller files for these flat-coloured faces)."""
     import pypdfium2 as pdfium
 
     out = []
     document = pdfium.PdfDocument(pdf)
     try:
         for index in pages:
-            bitmap = document[index].render(scale=dpi / 72)
-            out.append(encode_png(bitmap.to_pil(), dpi))
+            bitmap = document[index].render(scale=dpi / 72, rev_byteorder=True)
+            out.append(encode_png(bitmap, dpi))
     finally:
         document.close()
     return out
 
 
-def encode_png(image, dpi: int) -> bytes:
+def encode_png(bitmap, dpi: int) -> bytes:
+    """A pypdfium2 RGB bitmap as PNG bytes (filter type 0, zlib level 1, pHYs at `dpi`)."""
+    import png
+
+    view = memoryview(bitmap.buffer).cast("B")
+    width, height, stride, channels = bitmap.width, bitmap.height, bitmap.stride, \
+        bitmap.n_channels
+    rows = (view[r * stride:r * stride + width * channels] for r in range(height))
+    per_metre = round(dpi / 0.0254)
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=1, dpi=(dpi, dpi))
+    png.Writer(width, height, greyscale=False, alpha=channels == 4, bitdepth=8, compression=1,
+               x_pixels_per_unit=per_metre, y_pixels_per_unit=per_metre,
+               unit_is_meter=True).write(buffer, rows)
     return buffer.getvalue()
+
+
+def face_page(rendered: Rendered, settings: RenderSettings) -> bytes:
+    """A one-page PDF of a drawn face (its bleed box), e.g. to rasterize a picture of it."""
+    from pipeline.cards.impose import face_pages, load_art
+
+    buffer = io.BytesIO()
+    face_pages([load_art(rendered.batch, rendered.art_key)], settings.fonts, settings.charset,
+               buffer)
+    return buffer.getvalue()
+
+
+def lookup(face: Face, faces: list[Face], settings: RenderSettings) -> Rendered | None:
+    """The drawn face from the cache, if a build drew it: `faces` are all the faces of its
+    language (the deck's type size depends on them); None when it is not drawn yet."""
+    from pipeline.cards.faces import choose_sizes
+
+    cache = MeasureCache(settings)
+    measures = {f.key: cache.get(f, settings) for f in faces}
+    sizes = choose_sizes(measures)
+    key = art_key(face, settings, sizes[face.key])
+    batch = ArtIndex(settings).batch(key)
+    return Rendered(face.key, key, str(batch)) if batch else None
 
 
 class Workers:
@@ -321,32 +436,37 @@ def render_faces(work: list[tuple[list[Face], RenderSettings]], workers: int,
     found: dict[str, Rendered] = {}
     total = BatchResult()
     todo: list[tuple[Face, dict[str, float], str, RenderSettings]] = []
-    pngs: list[tuple[str, str, RenderSettings]] = []
+    pngs: list[tuple[str, str, str, RenderSettings]] = []
+    indexes: list[tuple[ArtIndex, list[Face]]] = []
     for faces, settings in work:
-        measures = {f.key: measure_face(f, settings) for f in faces}
+        cache = MeasureCache(settings)
+        measures = {f.key: cache.get(f, settings) for f in faces}
+        cache.save()
         problems = [Problem(f.entity_id, p.code, p.message, p.field, settings.lang)
                     for f in faces for p in measures[f.key].problems]
         if problems:
             total.problems += problems
             continue
         sizes = choose_sizes(measures)
+        index = ArtIndex(settings)
+        indexes.append((index, faces))
         for face in faces:
             key = art_key(face, settings, sizes[face.key])
-            path = art_path(settings, key)
-            if path.is_file():
-                png = ""
-                if settings.png:
-                    png = str(png_path(settings, key))
-                    if not Path(png).is_file():
-                        pngs.append((str(path), png, settings))
-                    else:
-                        mark_used(png)
-                mark_used(path)
-                found[face.key] = Rendered(face.key, str(path), png)
-            else:
+            batch = index.batch(key)
+            if batch is None:
                 todo.append((face, sizes[face.key], key, settings))
+                continue
+            png = ""
+            if settings.png:
+                png = str(png_path(settings, key))
+                if Path(png).is_file():
+                    mark_used(png)
+                else:
+                    pngs.append((str(batch), key, png, settings))
+            found[face.key] = Rendered(face.key, key, str(batch), png)
     if total.problems:
         return found, total
+    mark_used(*{r.batch for r in found.values()})
     progress(len(found))
     own = pool is None
     if own:
@@ -358,7 +478,7 @@ def render_faces(work: list[tuple[list[Face], RenderSettings]], workers: int,
             by_settings.setdefault(id(settings), [settings, []])[1].append((face, sizes, key))
         parts = max(1, workers) * 2
         for settings, items in by_settings.values():
-            size = min(batch_size, max(8, -(-len(items) // parts)))
+            size = min(max(batch_size, 8), max(8, -(-len(items) // parts)))
             jobs += [(items[i:i + size], settings) for i in range(0, len(items), size)]
         big = len(todo) >= SMALL_RENDER
         for result in pool.map(_draw_job, jobs, big):
@@ -370,14 +490,20 @@ def render_faces(work: list[tuple[list[Face], RenderSettings]], workers: int,
         if pngs:
             png_jobs = []
             groups: dict[int, list] = {}
-            for art, png, settings in pngs:
-                groups.setdefault(id(settings), [settings, []])[1].append((art, png))
+            for batch, key, png, settings in pngs:
+                groups.setdefault(id(settings), [settings, []])[1].append((batch, key, png))
             for settings, items in groups.values():
                 png_jobs += [(chunk, settings) for chunk in _split(items, parts)]
             list(pool.map(_png_job, png_jobs, len(pngs) >= 8))
     finally:
         if own:
             pool.close()
+    if not total.problems:
+        for index, faces in indexes:
+            for face in faces:
+                r = found[face.key]
+                index.put(r.art_key, r.batch)
+            index.save()
     return found, total
 
 

@@ -13,7 +13,6 @@ drawn again (and the cards of its deck, if the deck's size changed).
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -70,16 +69,14 @@ class FaceMeasure:
     floors: dict[str, float] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
 
-    def to_json(self) -> str:
-        return json.dumps({"group": self.group, "best": self.best, "fits": self.fits,
-                           "floors": self.floors,
-                           "problems": [[p.code, p.message, p.field] for p in self.problems]},
-                          sort_keys=True)
+    def to_dict(self) -> dict[str, Any]:
+        return {"group": self.group, "best": self.best, "fits": self.fits,
+                "floors": self.floors,
+                "problems": [[p.code, p.message, p.field] for p in self.problems]}
 
     @classmethod
-    def from_json(cls, text: str) -> FaceMeasure:
-        d = json.loads(text)
-        return cls(d["group"], d["best"], d["fits"], d["floors"],
+    def from_dict(cls, d: Mapping[str, Any]) -> FaceMeasure:
+        return cls(d["group"], dict(d["best"]), dict(d["fits"]), dict(d["floors"]),
                    [Problem(*p) for p in d["problems"]])
 
 
@@ -138,14 +135,12 @@ class Art:
     images: Mapping[str, str]
     fonts: tuple[str, ...]
 
-    def to_json(self) -> str:
-        return json.dumps({"w": self.width, "h": self.height, "code": self.code,
-                           "forms": list(self.forms), "images": dict(self.images),
-                           "fonts": list(self.fonts)}, sort_keys=True)
+    def to_dict(self) -> dict[str, Any]:
+        return {"w": self.width, "h": self.height, "code": self.code, "forms": list(self.forms),
+                "images": dict(self.images), "fonts": list(self.fonts)}
 
     @classmethod
-    def from_json(cls, text: str) -> Art:
-        d = json.loads(text)
+    def from_dict(cls, d: Mapping[str, Any]) -> Art:
         return cls(d["w"], d["h"], d["code"], tuple(d["forms"]), d["images"], tuple(d["fonts"]))
 
 
