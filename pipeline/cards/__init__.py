@@ -60,6 +60,12 @@ class BuildResult:
     langs: tuple[LangResult, ...]
     seconds: float
     pruned: Pruned
+    stages: tuple[tuple[str, float], ...] = ()  # (stage, seconds): drawing, writing
+
+    @property
+    def faces(self) -> int:
+        """Distinct faces (a component's copies share theirs): what was actually drawn."""
+        return sum(r.faces for r in self.langs)
 
     @property
     def components(self) -> int:
@@ -86,8 +92,10 @@ def build(model: Model, options: BuildOptions, progress: Progress | None = None,
     chars = charset(layout_text, *expanded.values())
     for lang in langs:
         check_fonts(model, profile, expanded[lang], layout_text)
+    drawing = time.perf_counter()
     rendered, fresh = _render(model, profile, {lang: expanded[lang] for lang in langs}, chars,
                               options, progress, workers)
+    writing = time.perf_counter()
     layouts = {lang: {fmt: layout(expanded[lang].of_format(fmt), profile.formats[fmt],
                                   profile.sheet, duplex=True)
                       for fmt in expanded[lang].formats()} for lang in langs}
@@ -100,8 +108,10 @@ def build(model: Model, options: BuildOptions, progress: Progress | None = None,
         LangResult(lang, folders[lang], len(expanded[lang].items), len(expanded[lang].faces),
                    sum(1 for key in expanded[lang].faces if key in fresh))
         for lang in langs)
+    done = time.perf_counter()
     pruned = prune(options.cache_dir, options.keep_cache_days, now=began)
-    return BuildResult(results, time.perf_counter() - started, pruned)
+    stages = (("drawing", writing - drawing), ("writing", done - writing))
+    return BuildResult(results, time.perf_counter() - started, pruned, stages)
 
 
 def preflight(model: Model) -> list[Diagnostic]:

@@ -215,5 +215,6 @@ def _info(meta: PackMeta, profile: Profile, lang: str, components: Components,
     return {
         "pack": meta.id, "lang": lang, "paper": profile.sheet.name,
         "proof": options.proof, "components": counts, "kinds": kinds,
-        "total_components": len(components.items), "formats": formats,
+        "total_components": len(components.items), "distinct_faces": len(components.faces),
+        "formats": formats,
     }

@@ -75,9 +75,11 @@ def run(args: argparse.Namespace) -> int:
         for lang in result.langs:
             print(f"relic: built {lang.folder} ({lang.components} components, {lang.faces} faces,"
                   f" {lang.rendered} rendered)", file=sys.stderr)
-        rate = result.components / result.seconds if result.seconds else 0
-        print(f"relic: {result.components} components in {result.seconds:.2f} s "
-              f"({rate:.0f}/s)", file=sys.stderr)
+        secs = result.seconds or float("inf")
+        print(f"relic: {result.components} components ({result.faces} distinct faces) in "
+              f"{result.seconds:.2f} s: {result.components / secs:.0f} components/s, "
+              f"{result.faces / secs:.0f} faces/s; "
+              + ", ".join(f"{name} {t:.2f} s" for name, t in result.stages), file=sys.stderr)
         if result.pruned.files:
             print(f"relic: removed {result.pruned.files} cache files "
                   f"({result.pruned.bytes / 1e6:.1f} MB) no build used for "

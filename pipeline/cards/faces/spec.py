@@ -232,6 +232,7 @@ class GridMark:
     color: str | None = None
     tint: str | None = None
     scale: float = 0.7
+    shape: str = "cell"
 
 
 @dataclass(frozen=True)
@@ -310,6 +311,7 @@ class Layout:
 DEFAULT_COLORS = {
     "ink": "#1d1a16", "muted": "#5b4a32", "paper": "#f4ecd8", "rule": "#a08f6c",
     "accent": "#c9a95a", "band": "#4a3b2c", "white": "#ffffff", "black": "#000000",
+    "panel": "#e9dcc0",
 }
 
 
@@ -406,7 +408,8 @@ def _element(raw: Mapping[str, Any], key: str) -> Element:
                   for ch, st in (raw.get("legend") or {}).items()}
         marks = tuple(GridMark(over=m["over"], as_=m.get("as", "item"),
                                scale=float(m.get("scale", 0.7)),
-                               **_pick(m, ("cell", "icon", "text", "fill", "color", "tint")))
+                               **_pick(m, ("cell", "icon", "text", "fill", "color", "tint",
+                                           "shape")))
                       for m in raw.get("marks", ()))
         return Grid(**c, legend=legend, marks=marks,
                     line_width=pt(raw.get("line_width"), 0.15 * PT_PER_MM),

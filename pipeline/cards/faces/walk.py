@@ -981,7 +981,12 @@ class Walker:
                     continue
                 b = cell(c, r)
                 if mark.fill and self.pen:
-                    self.pen.rect(b, self.palette.get(mark.fill, sc))
+                    if mark.shape == "dot":  # a pip: a disc of `scale` of the cell
+                        side = min(b.w, b.h) * mark.scale
+                        self.pen.ellipse(Box(b.x + (b.w - side) / 2, b.y + (b.h - side) / 2,
+                                             side, side), self.palette.get(mark.fill, sc))
+                    else:
+                        self.pen.rect(b, self.palette.get(mark.fill, sc))
                 if mark.icon:
                     name = sc.render(mark.icon).strip()
                     if name:
