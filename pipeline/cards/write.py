@@ -137,6 +137,9 @@ def _write_job(job) -> Path:
 def write_all(meta: PackMeta, profile: Profile, lang: str, components: Components,
               layouts: Mapping[str, Layout], rendered: Mapping[str, Rendered],
               options) -> Path:
+    from pipeline.cards.faces.text import font_set
+
+    font_set(tuple(sorted(profile.fonts.items())))  # the faces' fonts, in this process too
     final = options.out_root / lang
     staging = staging_for(final)
     out = Outputs(staging, options.cache_dir)
