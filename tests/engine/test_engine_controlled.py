@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine_support import arena, canonical_plain, set_stat
 
 from engine.core.api import Action
-from engine.games.catacombs.board import place, slot_key
+from engine.games.catacombs.board import place, slot_key, tile_laid
 from engine.games.catacombs.data import from_plain
 from engine.games.catacombs.ending import death
 from engine.games.catacombs.exploration import enter_tile
@@ -19,7 +19,6 @@ from engine.games.catacombs.monsters import (
     respawn,
     spawn,
 )
-from engine.games.catacombs.movement import tile_laid
 
 PLAIN = canonical_plain()
 DATA = from_plain(PLAIN)

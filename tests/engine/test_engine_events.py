@@ -6,10 +6,9 @@ from __future__ import annotations
 from engine_support import arena, canonical_plain, set_stat
 
 from engine.core.api import Action
-from engine.games.catacombs.board import place, slot_key
+from engine.games.catacombs.board import place, slot_key, tile_laid
 from engine.games.catacombs.data import from_plain
 from engine.games.catacombs.exploration import event_card
-from engine.games.catacombs.movement import tile_laid
 from engine.games.catacombs.turn import begin_turn
 
 DATA = from_plain(canonical_plain())

@@ -68,15 +68,15 @@ def test_tiny_model_plays_to_the_end(players, seed):
 @given(seed=st.integers(0, 2**32))
 def test_cached_path_data_matches_a_fresh_state(seed):
     """Incrementally kept caches (step graph, frontier, blocked cells) equal fresh builds."""
-    from engine.games.catacombs.bots import HeuristicBot
-    from engine.games.catacombs.movement import (
+    from engine.games.catacombs.board import (
         blocked_cells,
         frontier,
         squeeze_sides,
         steps_graph,
-        stopping_traps,
         visited_slots,
     )
+    from engine.games.catacombs.bots import HeuristicBot
+    from engine.games.catacombs.reach import stopping_traps
 
     state = Game(CANONICAL, players=3, seed=seed, max_rounds=12).new_initial_state()
     bots = [HeuristicBot(seed + i) for i in range(3)]

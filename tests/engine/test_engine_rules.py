@@ -365,7 +365,7 @@ def _line_state(trap_id: str):
 
 @pytest.mark.parametrize(("trap_id", "field"), list(trap_cases()))
 def test_open_trap_number(trap_id, field):
-    from engine.games.catacombs.movement import reachable
+    from engine.games.catacombs.reach import reachable
     from engine.games.catacombs.traps import run_into, trap_actions
 
     trap = DATA.traps[trap_id]

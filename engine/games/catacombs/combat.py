@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from engine.core.api import Action
 from engine.games.catacombs.checks_util import may_try, passes
+from engine.games.catacombs.inventory import worn_items
 from engine.games.catacombs.monsters import _adjacent_tile, _near, kill_piece
 from engine.games.catacombs.registry import actions_of, handles, options, rule, task
+from engine.games.catacombs.setup import mercenaries
 from engine.games.catacombs.shelters import blocked, blocking_pieces, surprise_bonus
 from engine.games.catacombs.state import CatacombsState, Hero, Piece
 
@@ -16,8 +18,6 @@ def weapons(state: CatacombsState, hero: Hero) -> tuple[int, int]:
     """Best melee bonus and best ranged damage among the items the hero holds or wears (packed
     weapons do not fight); hired mercenaries add their damage (melee ones to the blow, ranged
     ones as a shot)."""
-    from engine.games.catacombs.inventory import worn_items
-
     melee = ranged = 0
     for item_id in worn_items(state, hero):
         item = state.data.items.get(item_id)
@@ -215,8 +215,6 @@ def _spend_magic(state: CatacombsState, hero: Hero) -> None:
 def do_bargain(state: CatacombsState, hero: Hero, action: Action) -> int:
     """Communication 4+ buys a bandit off with treasures; 5+ hires it: the bandit leaves and
     the hero draws a mercenary card face down (within the hire limit)."""
-    from engine.games.catacombs.setup import mercenaries
-
     piece = _target(state, action.get("target"))
     check = state.data.check(piece.monster, action.get("how"))
     hero.treasures -= check.cost_treasures

@@ -4,10 +4,18 @@ diving at horizontal ones, by depth."""
 from __future__ import annotations
 
 from engine.core.api import Action
-from engine.games.catacombs.board import Pos, laid, slot_key
+from engine.games.catacombs.board import (
+    Pos,
+    arrive,
+    blocked_at,
+    laid,
+    parse_pos,
+    pos_key,
+    slot_key,
+    steps_graph,
+)
 from engine.games.catacombs.checks_util import apply_outcome, may_try, passes
 from engine.games.catacombs.data import Check
-from engine.games.catacombs.movement import _blocked, parse_pos, pos_key, steps_graph
 from engine.games.catacombs.registry import actions_of, handles, rule, task
 from engine.games.catacombs.state import CatacombsState, Hero
 
@@ -39,7 +47,7 @@ def _jumps(state: CatacombsState, hero: Hero) -> list[tuple[dict, Pos]]:
         for dc, dr in ((0, 1), (0, -1), (1, 0), (-1, 0)):
             if [c + dc, r + dr] in f.get("cells", []):
                 land = (tx, ty, c + 2 * dc, r + 2 * dr)
-                if tile.floor(land[2], land[3]) and not _blocked(state, land):
+                if tile.floor(land[2], land[3]) and not blocked_at(state, land):
                     out.append((f, land))
     return out
 
@@ -89,7 +97,7 @@ def crevice_actions(state: CatacombsState, hero: Hero) -> list[Action]:
 def do_jump(state: CatacombsState, hero: Hero, action: Action) -> int:
     """Width + 2 cells in one action (dexterity adds a cell); short of that, luck may roll."""
     check = state.data.check("crevice-horizontal", "jump")
-    f = _feature(state, hero, action.get("crevice"))
+    f = crevice_feature(state, hero, action.get("crevice"))
     ctx = {"seat": hero.seat, "crevice": f["uid"], "to": action.get("to")}
     if jump_length(state, hero, check) >= jump_needed(check, f):
         land(state, hero, action.get("to"))
@@ -107,16 +115,14 @@ def do_swim(state: CatacombsState, hero: Hero, action: Action) -> int:
     return swim.actions if swim is not None else 1
 
 
-def _feature(state: CatacombsState, hero: Hero, uid: str) -> dict:
+def crevice_feature(state: CatacombsState, hero: Hero, uid: str) -> dict:
     return next(f for f in state.tile_of(hero.pos).features if f.get("uid") == uid)
 
 
 def land(state: CatacombsState, hero: Hero, to: str) -> None:
-    from engine.games.catacombs.movement import arrive
-
     hero.pos = parse_pos(to)
     state.log(f"{hero.character} gets across to {to}")
-    arrive(state, hero, None)
+    arrive(state, hero)
 
 
 @task("jump-luck")
@@ -181,7 +187,7 @@ def helping_roll(state: CatacombsState, t: dict, value: int) -> None:
 @rule("depth.shallow", "depth.water", "depth.deadly")
 def fall(state: CatacombsState, hero: Hero, t: dict) -> None:
     """Shallow: broken leg; water: out on the far side next turn; deep and spiked: death."""
-    f = _feature(state, hero, t["crevice"])
+    f = crevice_feature(state, hero, t["crevice"])
     depth = f.get("depth") or "deep"
     check = state.data.check(depth, "fall")
     state.log(f"{hero.character} falls into a {depth} crevice")
@@ -221,7 +227,7 @@ def bridge_actions(state: CatacombsState, hero: Hero) -> list[Action]:
 def do_build_bridge(state: CatacombsState, hero: Hero, action: Action) -> int:
     """One action and one junk token add a point of strength to a bridge over the crevice,
     up to the bridge token's strength."""
-    f = _feature(state, hero, action.get("crevice"))
+    f = crevice_feature(state, hero, action.get("crevice"))
     hero.junk -= 1
     f["bridge"] = f.get("bridge", 0) + 1
     state.layout_cache.pop("walk", None)
@@ -244,7 +250,7 @@ def bridge_cost(state: CatacombsState) -> int:
 def do_cross_bridge(state: CatacombsState, hero: Hero, action: Action) -> int:
     """Each crossing takes a point of strength; on the last point the crosser rolls the
     bridge check (a friend may still catch a fall)."""
-    f = _feature(state, hero, action.get("crevice"))
+    f = crevice_feature(state, hero, action.get("crevice"))
     f["bridge"] -= 1
     if f["bridge"] > 0:
         land(state, hero, action.get("to"))
@@ -284,7 +290,7 @@ def dive_targets(state: CatacombsState, hero: Hero, here: dict) -> list[tuple[di
                 continue
             c, r = f["cells"][0]
             for nxt, _ in graph.get((tx, ty, c, r), ()):
-                if not _blocked(state, nxt):
+                if not blocked_at(state, nxt):
                     out.append((f, nxt))
                     break
     return out

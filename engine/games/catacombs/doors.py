@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 from engine.core.api import Action
-from engine.games.catacombs.board import Pos
-from engine.games.catacombs.checks_util import may_try
-from engine.games.catacombs.movement import (
+from engine.games.catacombs.board import (
+    Pos,
     closed_door,
     obstacle_index,
     parse_pos,
     pos_key,
     steps_graph,
 )
+from engine.games.catacombs.checks_util import may_try
+from engine.games.catacombs.monsters import spawn
 from engine.games.catacombs.registry import actions_of, handles, rule, task
 from engine.games.catacombs.state import CatacombsState, Hero
+from engine.games.catacombs.statues import hidden_passage
+from engine.games.catacombs.traps import spring_hidden_trap
 
 
 def doors_next_to(state: CatacombsState, hero: Hero) -> list[tuple[Pos, dict]]:
@@ -140,8 +143,6 @@ def do_lock(state: CatacombsState, hero: Hero, action: Action) -> int:
 
 @task("door-monster")
 def door_monster(state: CatacombsState, t: dict, card: str) -> None:
-    from engine.games.catacombs.monsters import spawn
-
     hero = state.heroes[t["seat"]]
     piece = spawn(state, card, hero.pos, awake=True, meet=True)
     if piece is not None:
@@ -176,8 +177,6 @@ def open_monster_door(state: CatacombsState, uid: str, hero: Hero) -> None:
 
 @task("intrigue-door-monster")
 def intrigue_door_monster(state: CatacombsState, t: dict, card: str) -> None:
-    from engine.games.catacombs.monsters import spawn
-
     piece = spawn(state, card, parse_pos(t["pos"]), awake=True)
     if piece is not None:
         state.push("do", "monster-act", uid=piece.uid)
@@ -185,8 +184,6 @@ def intrigue_door_monster(state: CatacombsState, t: dict, card: str) -> None:
 
 @task("door-trap")
 def door_trap(state: CatacombsState, t: dict, card: str) -> None:
-    from engine.games.catacombs.traps import spring_hidden_trap
-
     spring_hidden_trap(state, state.heroes[t["seat"]], card)
 
 
@@ -245,8 +242,6 @@ def do_lever(state: CatacombsState, hero: Hero, action: Action) -> int:
             tile.traps = [t for t in tile.traps if t[0] != effect]
         state.touch_layout("tiles")
     elif effect == "hidden-passage":
-        from engine.games.catacombs.statues import hidden_passage
-
         hidden_passage(state, hero)
     return 1
 

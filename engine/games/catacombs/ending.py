@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from engine.core.api import Action
-from engine.games.catacombs.registry import actions_of, handles, rule, task
+from engine.games.catacombs.registry import actions_of, handles, on_arrival, rule, task
+from engine.games.catacombs.relationships import loans
 from engine.games.catacombs.state import PHASE_OVER, CatacombsState, Hero
 
 
@@ -19,8 +20,6 @@ def death(state: CatacombsState, t: dict, _: object) -> None:
     hero.cause = t["cause"]
     hero.hidden = 0
     state.log(f"{hero.character} dies: {t['cause']}")
-    from engine.games.catacombs.relationships import loans
-
     loans(state, hero)
     if hero.artifact:
         hero.artifact = False
@@ -63,6 +62,7 @@ def drop_belongings(state: CatacombsState, hero: Hero) -> None:
     hero.items = []
 
 
+@on_arrival("belongings")
 def pick_up_belongings(state: CatacombsState, hero: Hero) -> None:
     tile = state.tile_of(hero.pos)
     for f in list(tile.features):
@@ -78,6 +78,7 @@ def pick_up_belongings(state: CatacombsState, hero: Hero) -> None:
             state.log(f"{hero.character} takes a dead hero's belongings")
 
 
+@on_arrival("artifact")
 @rule("story.artifact")
 def pick_up_artifact(state: CatacombsState, hero: Hero) -> None:
     """A hero who steps on the artifact's cell takes it."""

@@ -4,37 +4,35 @@ the event card, far-seeing explorers, and what wakes when a hero first steps on 
 from __future__ import annotations
 
 from engine.core.api import Action
-from engine.games.catacombs.board import Placed, neighbour_slot, place, slot_key, turn_cell
+from engine.games.catacombs.board import (
+    OPPOSITE,
+    Placed,
+    frontier,
+    neighbour_slot,
+    parse_pos,
+    place,
+    pos_key,
+    slot_key,
+    tile_laid,
+    turn_cell,
+)
 from engine.games.catacombs.board import turn_side as rotate_side
 from engine.games.catacombs.checks_util import apply_outcome
 from engine.games.catacombs.data import Card, Tile
-from engine.games.catacombs.movement import (
-    can_move,
-    frontier,
-    parse_pos,
-    pos_key,
-    reachable,
-    tile_laid,
+from engine.games.catacombs.labyrinths import (
+    arrive_below,
+    beyond_table,
+    floor_for,
+    lay_cliff,
+    tile_pile,
+    tiles_left,
 )
-from engine.games.catacombs.registry import actions_of, handles, options, rule, task
+from engine.games.catacombs.monsters import spawn, spring_lairs
+from engine.games.catacombs.reach import can_move, reachable
+from engine.games.catacombs.registry import actions_of, handles, on_arrival, options, rule, task
+from engine.games.catacombs.search import open_stash
 from engine.games.catacombs.state import CatacombsState, Hero
-
-OPPOSITE = {"north": "south", "south": "north", "east": "west", "west": "east"}
-
-
-def tile_pile(state: CatacombsState, hero: Hero | None) -> str:
-    """The pile a hero draws from: the team's own pile in team play, else the common one."""
-    if hero is not None and hero.team and f"tiles:{hero.team}" in state.pools:
-        return f"tiles:{hero.team}"
-    return "tiles"
-
-
-def tiles_left(state: CatacombsState, hero: Hero | None = None) -> bool:
-    final = sum(state.pools["final"].values())
-    if hero is None:
-        piles = [p for name, p in state.pools.items() if name.startswith("tiles")]
-        return final + sum(sum(p.values()) for p in piles) > 0
-    return final + sum(state.pools.get(tile_pile(state, hero), {}).values()) > 0
+from engine.games.catacombs.traps import spring_hidden_trap
 
 
 def far_seeing(state: CatacombsState, hero: Hero) -> bool:
@@ -103,8 +101,6 @@ def start_exploring(state: CatacombsState, hero: Hero, slot: tuple[int, int], si
     """The hero stops at the edge, loses the remaining steps and draws a tile (the final tile
     lies at the bottom of the pile)."""
     target = neighbour_slot(slot, side)
-    from engine.games.catacombs.labyrinths import beyond_table, lay_cliff
-
     if beyond_table(state, target):
         lay_cliff(state, hero, target, OPPOSITE[side])
         return
@@ -147,8 +143,6 @@ def lay_tile(state: CatacombsState, t: dict, action: Action) -> None:
     placed.labyrinth = int(t.get("labyrinth", 0))
     state.log(f"tile {tile.id} laid at {slot_key(tuple(t['slot']))} turned {rotation}")
     if t.get("arrive"):
-        from engine.games.catacombs.labyrinths import arrive_below
-
         arrive_below(state, t, placed)
     lay_out_icons(state, placed, tile, rotation, event=True, seat=t["seat"])
 
@@ -262,8 +256,6 @@ def _add_feature(state: CatacombsState, slot: list[int], feature: dict, card: st
 def icon_drawn(state: CatacombsState, t: dict, card: str) -> None:
     feature = t["feature"]
     if feature["type"] == "monster":
-        from engine.games.catacombs.monsters import spawn
-
         cell = feature["cell"] or list(state.tiles[slot_key(tuple(t["slot"]))].center())
         spawn(state, card, (t["slot"][0], t["slot"][1], cell[0], cell[1]), awake=False)
         return
@@ -291,8 +283,6 @@ def event_card(state: CatacombsState, t: dict, card: str) -> None:
     if c.flood_after:
         start_flood(state, hero, c)
     if c.monster and hero.active and c.monster in state.data.monsters:
-        from engine.games.catacombs.monsters import spawn
-
         spawn(state, c.monster, hero.pos, awake=True, meet=True)
 
 
@@ -317,8 +307,6 @@ def start_flood(state: CatacombsState, explorer: Hero, card: Card) -> None:
 
 def way_out(state: CatacombsState, labyrinth: int) -> bool:
     """A ceiling hatch of this labyrinth whose paired floor hatch is on the table."""
-    from engine.games.catacombs.labyrinths import floor_for
-
     return any(
         f["type"] == "ceiling-hatch" and f.get("mark") and floor_for(state, f["mark"])
         for tile in state.tiles.values()
@@ -359,6 +347,7 @@ def event_offer(state: CatacombsState, t: dict, action: Action) -> None:
     state.gain(hero, card.reward, f"event {card.id}")
 
 
+@on_arrival("first-step")
 @rule("move.activate", "move.activate-monster", "move.activate-trap", "move.activate-stash")
 def enter_tile(state: CatacombsState, hero: Hero, tile: Placed) -> None:
     """The first step on a tile wakes its monsters, springs its lairs and reveals its hidden
@@ -372,18 +361,12 @@ def enter_tile(state: CatacombsState, hero: Hero, tile: Placed) -> None:
             state.log(f"a {piece.monster} wakes on {slot_key(slot)}")
             for h in state.heroes_on(slot):
                 state.meet(h, piece)
-    from engine.games.catacombs.monsters import spring_lairs
-
     spring_lairs(state, hero, tile)
     for feature in list(tile.features):
         if feature["type"] == "trap" and feature.get("card"):
-            from engine.games.catacombs.traps import spring_hidden_trap
-
             tile.features.remove(feature)
             spring_hidden_trap(state, hero, feature["card"])
         elif feature["type"] == "stash" and feature.get("card"):
-            from engine.games.catacombs.search import open_stash
-
             open_stash(state, hero, tile, feature)
         if not hero.active:
             return

@@ -5,18 +5,23 @@ from __future__ import annotations
 
 from collections import deque
 
-from engine.games.catacombs.board import DELTA, Placed, Pos, slot_key
-from engine.games.catacombs.checks_util import apply_outcome, passes, poison, result_band
-from engine.games.catacombs.data import MatrixCell, Monster
-from engine.games.catacombs.movement import (
-    OPPOSITE_SIDE,
+from engine.games.catacombs.board import (
+    DELTA,
+    OPPOSITE,
+    Placed,
+    Pos,
+    cached,
     cell_traps,
     obstacle_index,
+    slot_key,
     squeeze_sides,
     steps_graph,
 )
+from engine.games.catacombs.checks_util import apply_outcome, passes, poison, result_band
+from engine.games.catacombs.data import MatrixCell, Monster
 from engine.games.catacombs.registry import rule, task
 from engine.games.catacombs.state import CatacombsState, Hero, Piece
+from engine.games.catacombs.traps import run_into
 
 SEARCH_LIMIT = 400
 
@@ -96,7 +101,7 @@ def _obstacles(state: CatacombsState, pos: Pos, came: Pos, side: str | None) -> 
         if (came[0], came[1], side) in squeezes or (
             pos[0],
             pos[1],
-            OPPOSITE_SIDE[side],
+            OPPOSITE[side],
         ) in squeezes:
             out.append(("crevice-vertical", 0, None))
     trap = cell_traps(state).get(pos)
@@ -226,9 +231,7 @@ class CrawlGraph(dict):
 def crawl_graph(state: CatacombsState) -> CrawlGraph:
     """Creatures that crawl through walls step into any cell of a laid tile (a wall costs a
     cell like any other) and across any edge two laid tiles share."""
-    from engine.games.catacombs.movement import _cached
-
-    return _cached(state, "crawl", lambda: CrawlGraph(state))
+    return cached(state, "crawl", lambda: CrawlGraph(state))
 
 
 def crawl_cells(state: CatacombsState, slot: tuple[int, int]) -> dict:
@@ -256,7 +259,7 @@ def crawl_cells(state: CatacombsState, slot: tuple[int, int]) -> dict:
                     continue
                 index = c if side in ("north", "south") else r
                 limit = there.cols if side in ("north", "south") else there.rows
-                facing = OPPOSITE_SIDE[side]
+                facing = OPPOSITE[side]
                 out.append(((*nslot, *there.edge_cell(facing, min(index, limit - 1))), side))
             graph[(tx, ty, c, r)] = out
     return graph
@@ -271,13 +274,13 @@ def _near_cells(state: CatacombsState, goals: set[Pos]) -> set[Pos]:
     for goal in goals:
         candidates = [cand for cand, _ in graph.get(goal, ())]
         tile = state.tiles.get(slot_key((goal[0], goal[1])))
-        for side in OPPOSITE_SIDE:
+        for side in OPPOSITE:
             if tile is None or not tile.on_edge(goal[2], goal[3], side):
                 continue
             slot = (goal[0] + DELTA[side][0], goal[1] + DELTA[side][1])
             there = board.tile_at(slot)
             if there is not None:
-                facing = OPPOSITE_SIDE[side]
+                facing = OPPOSITE[side]
                 candidates += [(*slot, *there.edge_cell(facing, i)) for i in there.exits[facing]]
         for cand in candidates:
             if any(nxt in goals for nxt, _ in graph.get(cand, ())):
@@ -478,8 +481,6 @@ def seized(state: CatacombsState, hero: Hero, uid: int) -> None:
     """A seized hero walks into the nearest open trap within their speed and suffers it as one
     who runs into it (a hero it kills is possessed: dead, and the ghost leaves); with no trap in
     reach the hero steps towards the ghost."""
-    from engine.games.catacombs.traps import run_into
-
     ghost = _piece(state, uid)
     trap_cell = _nearest_trap(state, hero)
     if trap_cell is not None:
@@ -501,8 +502,6 @@ def seized(state: CatacombsState, hero: Hero, uid: int) -> None:
 
 def _nearest_trap(state: CatacombsState, hero: Hero) -> Pos | None:
     """The closest open-trap cell within the hero's speed (walking, traps count as floor)."""
-    from engine.games.catacombs.movement import cell_traps
-
     traps = cell_traps(state)
     if not traps:
         return None

@@ -3,26 +3,11 @@
 from __future__ import annotations
 
 from engine.core.api import Action
+from engine.games.catacombs.board import cell_traps, parse_pos, pos_key, steps_graph
 from engine.games.catacombs.checks_util import may_try
 from engine.games.catacombs.registry import actions_of, handles, rule, task
 from engine.games.catacombs.state import CatacombsState, Hero
-
-
-@rule("statues.keepers-antipathy", "statues.keepers-sympathy")
-def relic_keepers_react(state: CatacombsState, hero: Hero, delta: int) -> None:
-    """Every relic keeper in play (not of a rival team) changes its slider with the hero."""
-    for other in state.heroes:
-        if other.seat == hero.seat or not other.alive or not other.character:
-            continue
-        if not state.data.characters[other.character].relic_keeper:
-            continue
-        if hero.team and other.team and hero.team != other.team:
-            continue
-        state.set_relation(hero.seat, other.seat, state.relation(hero.seat, other.seat) + delta)
-        state.log(
-            f"{other.character} now feels {state.relation(hero.seat, other.seat)} "
-            f"towards {hero.character}"
-        )
+from engine.games.catacombs.traps import run_into
 
 
 def _step(state: CatacombsState) -> int:
@@ -167,8 +152,6 @@ def push_actions(state: CatacombsState, hero: Hero) -> list[Action]:
     """A hostile hero next to another may shove them onto a neighbouring open trap."""
     if not hero.active or state.round == 1 or hero.hidden:
         return []
-    from engine.games.catacombs.movement import cell_traps, pos_key, steps_graph
-
     traps = cell_traps(state)
     if not traps:
         return []
@@ -189,9 +172,6 @@ def push_actions(state: CatacombsState, hero: Hero) -> list[Action]:
 @rule("engine.push")
 def do_push(state: CatacombsState, hero: Hero, action: Action) -> int:
     """The shove costs an action; the victim runs into the trap against their will."""
-    from engine.games.catacombs.movement import parse_pos
-    from engine.games.catacombs.traps import run_into
-
     victim = state.heroes[int(action.get("seat"))]
     victim.pos = parse_pos(action.get("to"))
     state.log(f"{hero.character} shoves {victim.character} into a trap")

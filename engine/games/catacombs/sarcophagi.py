@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from engine.core.api import Action
 from engine.games.catacombs.checks_util import passes
+from engine.games.catacombs.monsters import spawn
 from engine.games.catacombs.registry import actions_of, handles, rule, task
+from engine.games.catacombs.search import roll_treasure
 from engine.games.catacombs.state import CatacombsState, Hero
 
 PREFERENCE = ("treasure", "empty", "monster")
@@ -126,16 +128,12 @@ def resolve(state: CatacombsState, hero: Hero, uid: str, value: int, sealable: b
             state.log(f"{hero.character} senses a monster and seals the sarcophagus")
             return
         f["state"] = "lair-spent"
-        from engine.games.catacombs.monsters import spawn
-
         monster = row.monster or "zombie"
         if monster in state.data.monsters:
             spawn(state, monster, hero.pos, awake=True, meet=True)
         return
     if row.outcome == "treasure":
         f["state"] = "looted"
-        from engine.games.catacombs.search import roll_treasure
-
         target = state.data.tables.get(row.table or "")
         if target is not None:
             bonus = max(0, target.range.low - target.dice.low)

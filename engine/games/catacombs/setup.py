@@ -5,9 +5,12 @@ from __future__ import annotations
 from engine.core.api import Action
 from engine.games.catacombs.board import place, turn_cell
 from engine.games.catacombs.data import Catacombs
+from engine.games.catacombs.exploration import lay_out_icons
 from engine.games.catacombs.inventory import room_for, take
 from engine.games.catacombs.registry import options, rule, task
+from engine.games.catacombs.relationships import lend, loan_terms
 from engine.games.catacombs.state import PHASE_PLAY, PHASE_SETUP, PHASE_SHOP, CatacombsState
+from engine.games.catacombs.turn import begin_turn
 
 ATTITUDE_LEVEL = {"sympathy": 1, "neutral": 0, "antipathy": -1}
 
@@ -220,8 +223,6 @@ def mercenaries(state: CatacombsState, hero) -> list[str]:
 def shop_options(state: CatacombsState, t: dict) -> list[Action]:
     hero = state.heroes[t["seat"]]
     out = [Action.of("done")]
-    from engine.games.catacombs.relationships import loan_terms
-
     if loan_terms(state)[0]:
         for lender in state.heroes:
             free = hero.lender in (-1, lender.seat)
@@ -249,8 +250,6 @@ def shop(state: CatacombsState, t: dict, action: Action) -> None:
         return
     hero = state.heroes[t["seat"]]
     if action.kind == "borrow":
-        from engine.games.catacombs.relationships import lend
-
         lend(state, hero, state.heroes[int(action.get("lender"))])
         state.push("decide", "shop", seat=hero.seat)
         return
@@ -342,8 +341,6 @@ def first_tile(state: CatacombsState, t: dict, card: str) -> None:
     placed.features.append({"uid": f"f{state.uid()}", "type": "ceiling-hatch", "cell": [c, r]})
     for hero in state.heroes:
         hero.pos = (0, 0, c, r)
-    from engine.games.catacombs.exploration import lay_out_icons
-
     lay_out_icons(state, placed, tile, 0, event=False)
     state.log(f"the first tile {card} is laid; the heroes climb down the ceiling hatch")
     state.push("do", "begin-play", front=False)
@@ -355,8 +352,6 @@ def begin_play(state: CatacombsState, t: dict, _: object) -> None:
     state.phase = PHASE_PLAY
     state.round = 1
     state.seat = 0
-    from engine.games.catacombs.turn import begin_turn
-
     begin_turn(state)
 
 

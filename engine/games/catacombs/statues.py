@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.core.api import Action
 from engine.games.catacombs.checks_util import apply_outcome, may_try, poison
-from engine.games.catacombs.data import Check
+from engine.games.catacombs.data import Check, Reward
 from engine.games.catacombs.registry import actions_of, handles, rule, task
 from engine.games.catacombs.state import CatacombsState, Hero
 
@@ -75,8 +75,6 @@ def do_statue(state: CatacombsState, hero: Hero, action: Action) -> int:
             for _ in range(_snake_poison(state)):
                 poison(state, hero, "snake in a statue")
         if hero.active:
-            from engine.games.catacombs.data import Reward
-
             state.gain(hero, Reward(treasures=int(token.hidden.get("treasures", 0))), "statue")
         apply_outcome(state, hero, check.on_success, "breaking a statue")
     else:

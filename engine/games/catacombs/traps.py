@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from engine.core.api import Action
+from engine.games.catacombs.board import arrive, parse_pos, pos_key
 from engine.games.catacombs.checks_util import apply_outcome, may_try, passes, poison
-from engine.games.catacombs.movement import parse_pos, pos_key
-from engine.games.catacombs.registry import actions_of, handles, rule, task
+from engine.games.catacombs.registry import actions_of, handles, on_arrival, rule, task
 from engine.games.catacombs.state import CatacombsState, Hero
 
 
+@on_arrival("trap")
 @rule("traps.darts", "traps.darts-dexterity", "traps.plant")
 def stop_on_trap(state: CatacombsState, hero: Hero) -> None:
     """Stopping on a trap cell: darts poison (dexterity may dodge), the plant must be passed
@@ -89,11 +90,9 @@ def trap_actions(state: CatacombsState, hero: Hero) -> list[Action]:
 @rule("traps.cutter-jump")
 def do_jump_trap(state: CatacombsState, hero: Hero, action: Action) -> int:
     """A standing jump over the cutter: 2 cells from right before it, 3 from one cell away."""
-    from engine.games.catacombs.movement import arrive
-
     hero.pos = parse_pos(action.get("to"))
     state.log(f"{hero.character} jumps over the {action.get('trap')}")
-    arrive(state, hero, None)
+    arrive(state, hero)
     return 1
 
 
@@ -183,8 +182,6 @@ def run_up_first(state: CatacombsState, t: dict, value: int) -> None:
 
 @task("run-up-second")
 def run_up_second(state: CatacombsState, t: dict, value: int) -> None:
-    from engine.games.catacombs.movement import arrive
-
     hero = state.heroes[t["seat"]]
     check = state.data.checks[t["check"]]
     if value % 2 == t["first"] % 2:
@@ -206,7 +203,7 @@ def run_up_second(state: CatacombsState, t: dict, value: int) -> None:
             return
     hero.pos = parse_pos(t["to"])
     state.log(f"{hero.character} runs through the cutter")
-    arrive(state, hero, None)
+    arrive(state, hero)
 
 
 @rule("traps.kinds")

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from engine.core.api import Action
+from engine.games.catacombs.board import parse_slot
+from engine.games.catacombs.ending import check_end
+from engine.games.catacombs.labyrinths import open_descents
 from engine.games.catacombs.registry import actions_of, handles, rule, task
+from engine.games.catacombs.relationships import interest
+from engine.games.catacombs.shelters import blocked
 from engine.games.catacombs.state import PHASE_OVER, CatacombsState, Hero
 
 DEFAULT_ACTIONS = 2
@@ -59,8 +64,6 @@ def flooding(state: CatacombsState, hero: Hero) -> bool:
 def come_out_or_suffocate(state: CatacombsState, hero: Hero) -> bool:
     """A hiding hero's turns in the shelter run down; when they are over the hero comes out,
     unless the shelter is blocked: then the hero suffocates. False when the hero died."""
-    from engine.games.catacombs.shelters import blocked
-
     trapped = blocked(state, hero)
     hero.hidden -= 1
     if hero.hidden > 0:
@@ -87,8 +90,6 @@ def begin_turn(state: CatacombsState) -> None:
         return
     if hero.hidden > 0 and not come_out_or_suffocate(state, hero):
         return
-    from engine.games.catacombs.relationships import interest
-
     interest(state, hero)
     if first_round(state):
         state.actions_left = first_turn_actions(state)
@@ -116,8 +117,6 @@ def end_turn(state: CatacombsState, t: dict, _: object) -> None:
 @task("new-round")
 @rule("engine.turn-bound")
 def new_round(state: CatacombsState, t: dict, _: object) -> None:
-    from engine.games.catacombs.ending import check_end
-
     state.round += 1
     if state.round > state.max_rounds:
         state.phase = PHASE_OVER
@@ -137,14 +136,10 @@ def new_round(state: CatacombsState, t: dict, _: object) -> None:
 def labyrinth_closed(state: CatacombsState) -> bool:
     """Engine assumption: when no tile edge opens onto an empty place, tiles remain and the
     final tile is not laid, the game cannot be won and ends without a winner."""
-    from engine.games.catacombs.board import parse_slot
-
     if state.artifact_taken or any(
         state.data.tiles[t.tile].type == "final" for t in state.tiles.values()
     ):
         return False
-    from engine.games.catacombs.labyrinths import open_descents
-
     board = state.board
     if open_descents(state):
         return False
