@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from engine.core.api import Action
 from engine.games.catacombs.checks_util import may_try, passes
-from engine.games.catacombs.inventory import worn_items
 from engine.games.catacombs.monsters import _adjacent_tile, _near, kill_piece
 from engine.games.catacombs.registry import actions_of, handles, options, rule, task
 from engine.games.catacombs.setup import mercenaries
@@ -19,7 +18,7 @@ def weapons(state: CatacombsState, hero: Hero) -> tuple[int, int]:
     weapons do not fight); hired mercenaries add their damage (melee ones to the blow, ranged
     ones as a shot)."""
     melee = ranged = 0
-    for item_id in worn_items(state, hero):
+    for item_id in state.worn(hero):
         item = state.data.items.get(item_id)
         if item is not None:
             melee = max(melee, item.melee)

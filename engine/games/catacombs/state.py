@@ -21,6 +21,7 @@ from engine.core.state import GameState
 from engine.games.catacombs import registry
 from engine.games.catacombs.board import Board, Placed, Pos, slot_key
 from engine.games.catacombs.data import Catacombs, Reward
+from engine.games.catacombs.equipment import Arrangement, arrange
 from engine.games.catacombs.registry import rule
 
 
@@ -372,6 +373,18 @@ class CatacombsState(GameState):
             value = min(value, hero.speed_set)
         return value
 
+    def arrangement(self, hero: Hero) -> Arrangement:
+        """Where the hero's items are: worn or held (their bonuses count) and packed."""
+        return arrange(
+            self.data, self._stats_cache, hero.character, tuple(hero.items), tuple(hero.packed)
+        )
+
+    def worn(self, hero: Hero) -> tuple[str, ...]:
+        """What the hero wears or holds: the items whose bonuses count."""
+        if not hero.items:
+            return ()
+        return self.arrangement(hero).worn
+
     def meet(self, hero: Hero, piece: Piece) -> None:
         """The hero has met this monster (counted once per monster)."""
         entry = f"{piece.monster}:{piece.uid}"
@@ -532,13 +545,11 @@ def _build(cls: type, raw: dict[str, Any]) -> Any:
 @rule("shop.clothing-slots", "shop.accessories", "engine.equipment")
 def equipment_bonus(state: CatacombsState, hero: Hero, name: str) -> int:
     """Stat bonuses of what the hero wears or holds; packed items add nothing (which items are
-    worn, within the clothing slots, accessories, hands and backpack: `inventory.arrange`)."""
+    worn, within the clothing slots, accessories, hands and backpack: `equipment.arrange`)."""
     if not hero.items:
         return 0
-    from engine.games.catacombs.inventory import worn_items
-
     items = state.data.items
-    return sum(items[i].stats.get(name, 0) for i in worn_items(state, hero))
+    return sum(items[i].stats.get(name, 0) for i in state.worn(hero))
 
 
 def reward_text(reward: Reward) -> str:
