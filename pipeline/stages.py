@@ -138,7 +138,9 @@ def load_manifest(pack_dir: Path, catalogue: Catalogue) -> tuple[PackInfo | None
         manifest=manifest,
         data=freeze(data),
     )
-    return info, problems
+    from pipeline.games import ruleset_problems
+
+    return info, problems + ruleset_problems(info)
 
 
 def plugin_checks() -> list[tuple[str, CheckFn]]:

@@ -12,6 +12,8 @@ from typing import Any
 import icepool
 
 from engine.core.dice import Dice, distribution
+from engine.core.game import OddsTable
+from engine.core.odds import odds_row
 
 MAX_DICE = 6
 """Totals are given for pools of 1 to this many of a pack's own dice."""
@@ -61,27 +63,13 @@ def pack_odds(entities: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     return {"tables": tables, "dice": dice}
 
 
-def as_json(odds: Mapping[str, Any]) -> dict[str, Any]:
-    """The same, with every chance as a string fraction ("1/6") and totals as string keys."""
-    def plain(value: Any) -> Any:
-        if isinstance(value, Fraction):
-            return str(value)
-        if isinstance(value, Mapping):
-            return {str(k): plain(v) for k, v in value.items()}
-        if isinstance(value, list):
-            return [plain(v) for v in value]
-        return value
-
-    return plain(odds)
-
-
-def render_text(odds: Mapping[str, Any]) -> str:
-    lines = []
-    for table_id, table in odds["tables"].items():
-        lines.append(f"== table {table_id} ({table['dice']})")
-        lines.append("  " + "  ".join(f"{r['roll']}:{r['chance']}" for r in table["rows"]))
-    for die_id, pools in odds["dice"].items():
-        lines.append(f"== die {die_id}: totals of 1 to {len(pools)} dice")
-        for n, totals in pools.items():
-            lines.append(f"  {n}: " + "  ".join(f"{t}:{p}" for t, p in totals.items()))
-    return "\n".join(lines) + "\n" if lines else "no roll tables or dice in this pack\n"
+def pack_odds_tables(entities: Iterable[Mapping[str, Any]]) -> list[OddsTable]:
+    """The same as typed tables: one per roll table, one per custom die (a row per pool)."""
+    found = pack_odds(entities)
+    tables = [OddsTable(f"table-{tid}", f"table {tid} ({t['dice']})",
+                        (odds_row("", {r["roll"]: r["chance"] for r in t["rows"]}),))
+              for tid, t in found["tables"].items()]
+    tables += [OddsTable(f"die-{did}", f"die {did}: totals of 1 to {len(pools)} dice",
+                         tuple(odds_row(f"{n}", totals) for n, totals in pools.items()))
+               for did, pools in found["dice"].items()]
+    return tables
