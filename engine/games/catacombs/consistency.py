@@ -10,7 +10,10 @@ from collections import deque
 
 from engine.core.api import EngineError
 from engine.core.game import Finding
+from engine.games.catacombs import rules  # noqa: F401 - registers every rules module
+from engine.games.catacombs.bots import HeuristicBot
 from engine.games.catacombs.data import PLAYER_COUNTS, SIDES, Catacombs, Table, Threshold
+from engine.games.catacombs.setup import new_game
 
 IMPLEMENTED_ABILITIES = frozenset(
     {
@@ -448,14 +451,10 @@ def check_effects(data: Catacombs) -> list[Finding]:
 
 def smoke_run(data: Catacombs, max_players: int = 8) -> list[Finding]:
     """One seeded heuristic game per player count must end (or reach the bound) cleanly."""
-    from engine.games.catacombs.bots import HeuristicBot
-    from engine.games.catacombs.game import CatacombsGame
-
-    game = CatacombsGame(data, max_players)
     out = []
     for players in range(1, min(max_players, len(data.characters)) + 1):
         try:
-            state = game.new_initial_state(players, players, {"max_rounds": SMOKE_ROUNDS})
+            state = new_game(data, players, players, SMOKE_ROUNDS)
             bots = [HeuristicBot(players * 100 + i) for i in range(players)]
             steps = 0
             while not state.is_terminal and steps < 50_000:
