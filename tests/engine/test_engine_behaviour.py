@@ -10,7 +10,8 @@ from engine.games.catacombs import CatacombsGame
 from engine.games.catacombs.crevices import squeeze_through
 from engine.games.catacombs.data import from_plain
 from engine.games.catacombs.ending import death, do_leave, pick_up_artifact
-from engine.games.catacombs.monsters import acid, monster_act, spawn
+from engine.games.catacombs.monster_phase import monster_act
+from engine.games.catacombs.monsters import acid, spawn
 from engine.games.catacombs.turn import begin_turn
 
 DATA = from_plain(canonical_plain())
@@ -391,7 +392,9 @@ def test_bridges_are_built_from_junk_and_wear_out():
 
 
 def test_dead_players_control_the_monsters():
-    from engine.games.catacombs.monsters import kill_piece, matrix_cell, revive, take_control
+    from engine.games.catacombs.controlled import revive, take_control
+    from engine.games.catacombs.monsters import kill_piece
+    from engine.games.catacombs.pathfinding import matrix_cell
 
     state = arena(DATA, players=2)
     state.monster_players = True
@@ -474,7 +477,7 @@ def test_the_seeds_worked_examples():
 
 
 def test_venomous_creatures_crawl_through_walls():
-    from engine.games.catacombs.monsters import _path
+    from engine.games.catacombs.pathfinding import find_path
 
     state = arena(DATA, players=1)
     hero = state.heroes[0]
@@ -483,8 +486,8 @@ def test_venomous_creatures_crawl_through_walls():
     start = max(floor, key=lambda c: abs(c[0] - hero.pos[2]) + abs(c[1] - hero.pos[3]))
     spider = spawn(state, "venomous", (*hero.pos[:2], *start), awake=True)
     zombie = spawn(state, "zombie", (*hero.pos[:2], *start), awake=True)
-    crawl = _path(state, spider, {hero.pos})
-    walk = _path(state, zombie, {hero.pos})
+    crawl = find_path(state, spider, {hero.pos})
+    walk = find_path(state, zombie, {hero.pos})
     manhattan = abs(start[0] - hero.pos[2]) + abs(start[1] - hero.pos[3])
     assert len(crawl) == manhattan - 1
     assert len(walk) >= len(crawl)

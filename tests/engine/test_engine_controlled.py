@@ -6,19 +6,13 @@ from __future__ import annotations
 from engine_support import arena, canonical_plain, set_stat
 
 from engine.core.api import Action
-from engine.games.catacombs.board import place, slot_key, tile_laid
+from engine.games.catacombs.board import next_to, place, slot_key, tile_laid
+from engine.games.catacombs.controlled import control, respawn
 from engine.games.catacombs.data import from_plain
 from engine.games.catacombs.ending import death
 from engine.games.catacombs.exploration import enter_tile
-from engine.games.catacombs.monsters import (
-    LAIR,
-    _near,
-    control,
-    kill_piece,
-    monster_act,
-    respawn,
-    spawn,
-)
+from engine.games.catacombs.monster_phase import monster_act
+from engine.games.catacombs.monsters import LAIR, kill_piece, spawn
 
 PLAIN = canonical_plain()
 DATA = from_plain(PLAIN)
@@ -68,7 +62,7 @@ def far_cell(state, hero):
     for r in range(tile.rows):
         for c in range(tile.cols):
             pos = (*hero.pos[:2], c, r)
-            if tile.floor(c, r) and not _near(state, pos, {hero.pos}):
+            if tile.floor(c, r) and not next_to(state, pos, {hero.pos}):
                 return pos
     raise AssertionError("no far cell on the hero's tile")
 
@@ -159,7 +153,7 @@ def surprise_setup(dexterity: int, labyrinth: int = 0):
     tile = lay_next_to(state, hero.pos[:2], labyrinth=labyrinth, visited=True)
     piece = spawn(state, "venomous", (*tile.slot, *tile.center()), awake=True)
     control(state, piece, DATA.monsters["venomous"])
-    assert not _near(state, piece.pos, {hero.pos})
+    assert not next_to(state, piece.pos, {hero.pos})
     return state, hero, piece
 
 

@@ -11,7 +11,8 @@ from engine_support import canonical_plain, set_stat
 from engine.games.catacombs import CatacombsGame
 from engine.games.catacombs.checks_util import may_try, passes
 from engine.games.catacombs.data import from_plain
-from engine.games.catacombs.monsters import _effect, _enter, ghost_resist, spawn
+from engine.games.catacombs.monsters import enter, ghost_resist, spawn
+from engine.games.catacombs.pathfinding import obstacle_effect
 from engine.games.catacombs.sarcophagi import resolve, sarcophagus_roll, sarcophagus_table
 from engine.games.catacombs.search import (
     attention_add,
@@ -245,9 +246,9 @@ def _piece_for(who: str) -> Piece:
 def test_matrix_cell(who, obstacle, cell):
     state = arena()
     piece = _piece_for(who)
-    assert _effect(state, piece, obstacle, 1) == cell.effect
+    assert obstacle_effect(state, piece, obstacle, 1) == cell.effect
     if cell.max_width is not None:
-        assert _effect(state, piece, obstacle, cell.max_width + 1) == "blocked"
+        assert obstacle_effect(state, piece, obstacle, cell.max_width + 1) == "blocked"
     if obstacle in DATA.traps:
         tile = state.tile_of(state.heroes[0].pos)
         c, r = next((c, r) for c, r in tile.floor_cells())
@@ -256,7 +257,7 @@ def test_matrix_cell(who, obstacle, cell):
         pos = (tile.slot[0], tile.slot[1], c, r)
         piece.pos = (tile.slot[0], tile.slot[1], c, r)
         state.pieces.append(piece)
-        moved_on = _enter(state, piece, pos, pos, None)
+        moved_on = enter(state, piece, pos, pos, None)
         if cell.effect == "dies":
             assert not piece.alive and not moved_on
         elif cell.effect == "held":
@@ -413,7 +414,8 @@ def test_monster_stat(monster_id, field):
     from engine.core.api import Action
     from engine.games.catacombs.combat import do_attack
     from engine.games.catacombs.data import Span
-    from engine.games.catacombs.monsters import acid, attack, monster_act
+    from engine.games.catacombs.monster_phase import monster_act
+    from engine.games.catacombs.monsters import acid, attack
 
     monster = DATA.monsters[monster_id]
     state, hero, tile, row = _line_state("web")

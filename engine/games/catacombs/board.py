@@ -437,6 +437,18 @@ def _static_blocked(state: CatacombsState, pos: Pos) -> bool:
     return False
 
 
+def next_to(state: CatacombsState, pos: Pos, goals: set[Pos]) -> bool:
+    """`pos` is one of the goals or one step from one."""
+    if pos in goals:
+        return True
+    return any(nxt in goals for nxt, _ in steps_graph(state).get(pos, ()))
+
+
+def adjacent_tile(a: Pos, b: Pos) -> bool:
+    """The two cells lie on tiles side by side."""
+    return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
+
+
 # ----- arrival -----------------------------------------------------------------------------------
 def arrive(state: CatacombsState, hero: Hero) -> None:
     """Effects of ending a move on a cell, in this order: the first step on a tile wakes it

@@ -4,8 +4,9 @@ the demon, buying off and hiring bandits, rewards."""
 from __future__ import annotations
 
 from engine.core.api import Action
+from engine.games.catacombs.board import adjacent_tile, next_to
 from engine.games.catacombs.checks_util import may_try, passes
-from engine.games.catacombs.monsters import _adjacent_tile, _near, kill_piece
+from engine.games.catacombs.monsters import kill_piece
 from engine.games.catacombs.registry import actions_of, handles, options, rule, task
 from engine.games.catacombs.setup import mercenaries
 from engine.games.catacombs.shelters import blocked, blocking_pieces, surprise_bonus
@@ -56,7 +57,7 @@ def _awake_near(state: CatacombsState, hero: Hero) -> list[tuple[Piece, bool]]:
     _, ranged = weapons(state, hero)
     out = []
     for piece in awake:
-        if _near(state, piece.pos, {hero.pos}):
+        if next_to(state, piece.pos, {hero.pos}):
             out.append((piece, False))
         elif ranged and piece.pos[:2] == hero.pos[:2]:
             out.append((piece, True))
@@ -86,7 +87,7 @@ def combat_actions(state: CatacombsState, hero: Hero) -> list[Action]:
         if not piece.on_map or not magic:
             continue
         monster = state.data.monsters[piece.monster]
-        close = piece.pos[:2] == hero.pos[:2] or _adjacent_tile(piece.pos, hero.pos)
+        close = piece.pos[:2] == hero.pos[:2] or adjacent_tile(piece.pos, hero.pos)
         if not close or not monster.killed_by:
             continue
         if piece.hp is None:

@@ -18,6 +18,7 @@ from engine.games.catacombs.board import (
 )
 from engine.games.catacombs.board import turn_side as rotate_side
 from engine.games.catacombs.checks_util import apply_outcome
+from engine.games.catacombs.controlled import spring_lairs
 from engine.games.catacombs.data import Card, Tile
 from engine.games.catacombs.labyrinths import (
     arrive_below,
@@ -27,7 +28,7 @@ from engine.games.catacombs.labyrinths import (
     tile_pile,
     tiles_left,
 )
-from engine.games.catacombs.monsters import spawn, spring_lairs
+from engine.games.catacombs.monsters import spawn
 from engine.games.catacombs.reach import can_move, reachable
 from engine.games.catacombs.registry import actions_of, handles, on_arrival, options, rule, task
 from engine.games.catacombs.search import open_stash
