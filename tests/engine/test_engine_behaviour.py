@@ -50,17 +50,17 @@ def test_the_shop_counter_follows_the_shop_rule():
     state = game_with(["oligarch", "boy"])
     while state.is_chance_node:
         state.apply(state.sample_chance())
-    shop = DATA.rule_with("common_per_character").raw
+    shop = DATA.shop_rule
     counter = state.pools["counter"]
     unique = [i for i in DATA.items.values() if i.rarity == "unique"]
     for item in unique:
         assert counter.get(item.id, 0) == item.count
     common = sum(n for c, n in counter.items()
                  if c in DATA.items and DATA.items[c].rarity == "common")
-    assert common == shop["common_per_character"] * 2
+    assert common == shop.common_per_character * 2
     magic = sum(n for c, n in counter.items()
                 if c in DATA.items and DATA.items[c].rarity == "magic")
-    assert magic == shop["magic_per_character"] * 2
+    assert magic == shop.magic_per_character * 2
     buy = next(a for a in state.legal_actions() if a.kind == "buy")
     before = state.heroes[0].banknotes
     state.apply(buy)
@@ -363,7 +363,7 @@ def test_worn_items_count_once_per_slot_and_accessory():
     hero.items = []
     base = state.stat(hero, stat)
     hero.items = [accessory.id, accessory.id]
-    limit = DATA.rule_with("same_accessories_worn").raw["same_accessories_worn"]
+    limit = DATA.equipment_rule.same_accessories_worn
     assert state.stat(hero, stat) == base + bonus * min(2, limit)
 
 

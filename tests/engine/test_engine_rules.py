@@ -25,6 +25,7 @@ from engine.games.catacombs.state import Piece
 
 PLAIN = canonical_plain()
 DATA = from_plain(PLAIN)
+RULE_ENTITIES = {e["id"]: e for e in PLAIN["entities"] if e["kind"] == "rule"}
 STATS = ("speed", "strength", "dexterity", "knowledge", "luck", "communication", "attention")
 
 
@@ -463,8 +464,8 @@ RULE_KEYS = ("actions", "common_per_character", "magic_per_character", "same_acc
 
 
 def rule_number_cases():
-    for rid in sorted(DATA.rules):
-        raw = DATA.rules[rid].raw
+    for rid in sorted(RULE_ENTITIES):
+        raw = RULE_ENTITIES[rid]
         for key in RULE_KEYS:
             if isinstance(raw.get(key), int):
                 yield pytest.param(rid, key, id=f"{rid}.{key}")
@@ -473,14 +474,40 @@ def rule_number_cases():
                 yield pytest.param(rid, f"scale.{key}", id=f"{rid}.scale.{key}")
 
 
+def test_rule_entities_are_typed_from_the_content():
+    """Every value a rule entity gives reaches the engine as a typed field; absent ones are
+    None (or empty), so a lookup can tell "not given" from zero."""
+    from dataclasses import fields
+
+    from engine.games.catacombs.data import RuleEntry, Scale
+
+    for rid, raw in RULE_ENTITIES.items():
+        entry = DATA.rules[rid]
+        assert entry.phase == raw.get("phase", "turn")
+        for f in fields(RuleEntry):
+            if f.name in ("id", "phase", "scale"):
+                continue
+            value = getattr(entry, f.name)
+            if f.name not in raw:
+                assert value in (None, ()), (rid, f.name)
+            else:
+                assert value == (tuple(raw[f.name]) if isinstance(value, tuple) else raw[f.name])
+        if "scale" in raw:
+            assert entry.scale == Scale(**raw["scale"])
+        else:
+            assert entry.scale is None
+    assert DATA.scale == next(DATA.rules[r].scale for r in sorted(DATA.rules)
+                              if DATA.rules[r].scale is not None)
+
+
 @pytest.mark.parametrize(("rule_id", "key"), list(rule_number_cases()))
 def test_rule_number(rule_id, key):
     """Each number of a rule entity changes what the engine does."""
     from engine.games.catacombs import relationships as rel
-    from engine.games.catacombs.crevices import friendly_level
+    from engine.games.catacombs.relationships import friendly_level
     from engine.games.catacombs.turn import actions_per_turn, first_turn_actions
 
-    raw = DATA.rules[rule_id].raw
+    raw = RULE_ENTITIES[rule_id]
     state = arena(players=2)
     a, b = state.heroes
     if key.startswith("scale."):

@@ -241,13 +241,12 @@ def check_counts(data: Catacombs, max_players: int = 8) -> list[Finding]:
 
 def check_decks(data: Catacombs, max_players: int = 8) -> list[Finding]:
     out = []
-    shop = data.rule_with("common_per_character")
+    shop = data.shop_rule
     if shop is not None:
-        for key, deck_type in (
-            ("common_per_character", "common-item"),
-            ("magic_per_character", "magic-item"),
+        for key, per, deck_type in (
+            ("common_per_character", shop.common_per_character or 0, "common-item"),
+            ("magic_per_character", shop.magic_per_character or 0, "magic-item"),
         ):
-            per = int(shop.raw.get(key, 0))
             deck = data.deck_of_type(deck_type)
             size = sum(data.copies(c) for c in data.cards_in(deck.id)) if deck else 0
             if per * max_players > size:

@@ -17,6 +17,7 @@ from engine.games.catacombs.board import (
 from engine.games.catacombs.checks_util import apply_outcome, may_try, passes
 from engine.games.catacombs.data import Check
 from engine.games.catacombs.registry import actions_of, handles, rule, task
+from engine.games.catacombs.relationships import friendly_level
 from engine.games.catacombs.state import CatacombsState, Hero
 
 
@@ -165,13 +166,6 @@ def helping_hand(state: CatacombsState, hero: Hero, far: Pos) -> Hero | None:
     return None
 
 
-def friendly_level(state: CatacombsState) -> int:
-    entry = state.data.rule_with("scale")
-    if entry is not None:
-        return int(entry.raw["scale"].get("friendly", 1))
-    return 1
-
-
 @task("helping-hand")
 def helping_roll(state: CatacombsState, t: dict, value: int) -> None:
     hero = state.heroes[t["seat"]]
@@ -237,12 +231,8 @@ def do_build_bridge(state: CatacombsState, hero: Hero, action: Action) -> int:
 
 def bridge_cost(state: CatacombsState) -> int:
     """Actions per point of bridge strength (the rule that uses the bridge token)."""
-    bridges = {t.id for t in state.data.tokens_of("bridge")}
-    for rid in sorted(state.data.rules):
-        raw = state.data.rules[rid].raw
-        if "actions" in raw and bridges & set(raw.get("tokens", ())):
-            return int(raw["actions"])
-    return 1
+    entry = state.data.bridge_rule
+    return entry.actions if entry is not None and entry.actions is not None else 1
 
 
 @handles("cross-bridge")

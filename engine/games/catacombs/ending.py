@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.core.api import Action
 from engine.games.catacombs.registry import actions_of, handles, on_arrival, rule, task
-from engine.games.catacombs.relationships import loans
+from engine.games.catacombs.relationships import friendly_level, loans
 from engine.games.catacombs.state import PHASE_OVER, CatacombsState, Hero
 
 
@@ -104,7 +104,7 @@ def leave_actions(state: CatacombsState, hero: Hero) -> list[Action]:
 def do_leave(state: CatacombsState, hero: Hero, action: Action) -> int:
     """Engine assumption: the way out is the ceiling hatch the heroes came down by. The carrier
     wins with every friend on the start tile (and, in team play, the whole team)."""
-    friendly = _friendly(state)
+    friendly = friendly_level(state)
     winners = [hero.seat]
     for other in state.heroes:
         if other.seat == hero.seat or not other.active:
@@ -122,8 +122,3 @@ def do_leave(state: CatacombsState, hero: Hero, action: Action) -> int:
     return 1
 
 
-def _friendly(state: CatacombsState) -> int:
-    entry = state.data.rule_with("scale")
-    if entry is not None:
-        return int(entry.raw["scale"].get("friendly", 1))
-    return 1

@@ -35,21 +35,15 @@ class Arrangement:
 
 
 # ----- the equipment rule -----------------------------------------------------------------------
-def equipment_value(data: Catacombs, key: str, default: object) -> object:
-    """A value of the equipment rule (the one with `same_accessories_worn`)."""
-    entry = data.rule_with("same_accessories_worn")
-    return entry.raw.get(key, default) if entry is not None else default
-
-
 @rule("engine.hands")
 def hands_of(data: Catacombs) -> int | None:
     """A character's hands: the equipment rule's `hero_hands`, else as many as the items that
     rule names take at most (the rifle: "2 hands"); no limit when the content names neither."""
-    hands = equipment_value(data, "hero_hands", None)
-    if hands is None:
-        named = [data.items[i].hands for i in equipment_value(data, "items", ()) or ()]
-        hands = max(named, default=None)
-    return None if hands is None else int(hands)  # type: ignore[call-overload]
+    rule_ = data.equipment_rule
+    if rule_ is not None and rule_.hero_hands is not None:
+        return rule_.hero_hands
+    named = [data.items[i].hands for i in (rule_.items if rule_ is not None else ())]
+    return max(named, default=None)
 
 
 @rule("engine.backpack")
@@ -57,16 +51,25 @@ def backpack_room(data: Catacombs, worn: list[str]) -> int | None:
     """Compartments of the backpack: a worn backpack item's own size, else the equipment rule's
     (no limit when the content gives none)."""
     sizes = [backpack_size(data.items[w]) for w in worn]
-    room = max(sizes, default=0) or equipment_value(data, "backpack_compartments", None)
-    return None if room is None else int(room)  # type: ignore[call-overload]
+    return max(sizes, default=0) or usual_backpack(data)
+
+
+def usual_backpack(data: Catacombs) -> int | None:
+    """The equipment rule's `backpack_compartments` (None when it gives none)."""
+    rule_ = data.equipment_rule
+    return rule_.backpack_compartments if rule_ is not None else None
 
 
 def clothing_slots(data: Catacombs) -> tuple[str, ...]:
-    return tuple(equipment_value(data, "slots", ()))  # type: ignore[arg-type]
+    rule_ = data.equipment_rule
+    return (rule_.slots or ()) if rule_ is not None else ()
 
 
 def same_accessories_worn(data: Catacombs) -> int:
-    return int(equipment_value(data, "same_accessories_worn", 1))  # type: ignore[arg-type]
+    rule_ = data.equipment_rule
+    if rule_ is None or rule_.same_accessories_worn is None:
+        return 1
+    return rule_.same_accessories_worn
 
 
 def compartments(item: Item) -> int:
@@ -88,7 +91,7 @@ def backpack_limited(data: Catacombs, cache: dict[Any, Any]) -> bool:
     found = cache.get("backpack-limited")
     if found is None:
         sized = any(backpack_size(i) for i in data.items.values())
-        found = sized or equipment_value(data, "backpack_compartments", None) is not None
+        found = sized or usual_backpack(data) is not None
         cache["backpack-limited"] = found
     return found
 

@@ -82,12 +82,8 @@ def do_far_explore(state: CatacombsState, hero: Hero, action: Action) -> int:
 
 def far_seeing_cost(state: CatacombsState) -> int:
     """The far-seeing rule's action cost (the rule that names far-seeing items)."""
-    for rid in sorted(state.data.rules):
-        raw = state.data.rules[rid].raw
-        items = [state.data.items.get(i) for i in raw.get("items", ())]
-        if "actions" in raw and any(i is not None and i.far_seeing for i in items):
-            return int(raw["actions"])
-    return 1
+    entry = state.data.far_seeing_rule
+    return entry.actions if entry is not None and entry.actions is not None else 1
 
 
 def move_and_explore(state: CatacombsState, hero: Hero, action: Action) -> int:

@@ -11,12 +11,11 @@ from engine.games.catacombs.traps import run_into
 
 
 def _step(state: CatacombsState) -> int:
-    check = state.data.check("relationship", "improve")
-    for rid in sorted(state.data.rules):
-        raw = state.data.rules[rid].raw
-        if "relationship_change" in raw and check is not None and check.id in raw.get("see", ()):
-            return int(raw["relationship_change"])
-    return 1
+    """How far raising sympathy moves the slider (the rule that sees the improve check)."""
+    entry = state.data.sympathy_rule
+    if entry is None or entry.relationship_change is None:
+        return 1
+    return entry.relationship_change
 
 
 @actions_of
@@ -29,7 +28,7 @@ def befriend_actions(state: CatacombsState, hero: Hero) -> list[Action]:
     check = state.data.check("relationship", "improve")
     if not may_try(state, hero, check) or hero.treasures < check.cost_treasures:
         return []
-    top = _top(state)
+    top = state.data.scale.max
     return [
         Action.of("befriend", seat=other.seat)
         for other in others
@@ -37,9 +36,9 @@ def befriend_actions(state: CatacombsState, hero: Hero) -> list[Action]:
     ]
 
 
-def _top(state: CatacombsState) -> int:
-    entry = state.data.rule_with("scale")
-    return int(entry.raw["scale"].get("max", 1)) if entry else 1
+def friendly_level(state: CatacombsState) -> int:
+    """The lowest slider level that counts as friendly."""
+    return state.data.scale.friendly
 
 
 @handles("befriend")
@@ -56,12 +55,11 @@ def do_befriend(state: CatacombsState, hero: Hero, action: Action) -> int:
 
 def loan_terms(state: CatacombsState) -> tuple[int, int, int, int]:
     """(treasures per banknote, forgiveness change, usury change, usury banknotes per turn)."""
-    loan = state.data.rule_with("treasures_per_banknote")
-    usury = state.data.rule_with("banknotes_per_turn")
-    per = int(loan.raw["treasures_per_banknote"]) if loan else 0
-    forgive = int(loan.raw.get("relationship_change", 0)) if loan else 0
-    slide = int(usury.raw.get("relationship_change", 0)) if usury else 0
-    interest = int(usury.raw["banknotes_per_turn"]) if usury else 0
+    loan, usury = state.data.loan_rule, state.data.usury_rule
+    per = (loan.treasures_per_banknote or 0) if loan else 0
+    forgive = (loan.relationship_change or 0) if loan else 0
+    slide = (usury.relationship_change or 0) if usury else 0
+    interest = (usury.banknotes_per_turn or 0) if usury else 0
     return per, forgive, slide, interest
 
 
@@ -142,8 +140,7 @@ def loans(state: CatacombsState, dead: Hero) -> None:
 
 def hostile(state: CatacombsState, a: Hero, b: Hero) -> bool:
     """Engine assumption: heroes at antipathy or below are hostile to each other."""
-    level = state.data.rule_with("scale")
-    antipathy = int(level.raw["scale"]["levels"].get("antipathy", -1)) if level else -1
+    antipathy = state.data.scale.levels.get("antipathy", -1)
     return state.relation(a.seat, b.seat) <= antipathy
 
 

@@ -175,10 +175,9 @@ def _from_boards(data: Catacombs, a: str, b: str) -> str:
 @rule("shop.unique", "shop.common", "shop.magic", "shop.mercenaries")
 def open_shop(state: CatacombsState, t: dict, _: object) -> None:
     """Lay out the counter: every unique item, common and magic items per character, mercenaries."""
-    shop = state.data.rule_with("common_per_character")
-    raw = shop.raw if shop else {}
-    common = int(raw.get("common_per_character", 0)) * state.players
-    magic = int(raw.get("magic_per_character", 0)) * state.players
+    shop = state.data.shop_rule
+    common = ((shop.common_per_character or 0) if shop else 0) * state.players
+    magic = ((shop.magic_per_character or 0) if shop else 0) * state.players
     counter = state.pools["counter"]
     for kind in ("unique-item", "mercenary"):
         for card, n in state.pools.get(kind, {}).items():
@@ -265,8 +264,8 @@ def shop(state: CatacombsState, t: dict, action: Action) -> None:
 
 
 def team_colours(state: CatacombsState) -> list[str]:
-    entry = state.data.rule_with("teams")
-    return list(entry.raw["teams"]) if entry else []
+    entry = state.data.teams_rule
+    return list(entry.teams or ()) if entry else []
 
 
 @task("teams")

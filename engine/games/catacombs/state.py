@@ -402,12 +402,8 @@ class CatacombsState(GameState):
         return self.relations.get(key, 0)
 
     def set_relation(self, a: int, b: int, level: int) -> None:
-        scale = self.data.rule_with("scale")
-        low, high = -1, 1
-        if scale is not None and "scale" in scale.raw:
-            low = int(scale.raw["scale"].get("min", low))
-            high = int(scale.raw["scale"].get("max", high))
-        self.relations[f"{min(a, b)}|{max(a, b)}"] = max(low, min(high, level))
+        scale = self.data.scale
+        self.relations[f"{min(a, b)}|{max(a, b)}"] = max(scale.min, min(scale.max, level))
 
     def gain(self, hero: Hero, reward: Reward, why: str) -> None:
         """Give a reward bundle; item and card draws are queued as chance steps."""

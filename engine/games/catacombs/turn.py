@@ -16,16 +16,15 @@ DEFAULT_FIRST_TURN_ACTIONS = 1
 
 
 def actions_per_turn(state: CatacombsState) -> int:
-    for rid in sorted(state.data.rules):
-        entry = state.data.rules[rid]
-        if entry.phase == "turn" and "actions" in entry.raw and "allowed_actions" in entry.raw:
-            return int(entry.raw["actions"])
-    return DEFAULT_ACTIONS
+    entry = state.data.turn_rule
+    return entry.actions if entry is not None and entry.actions is not None else DEFAULT_ACTIONS
 
 
 def first_turn_actions(state: CatacombsState) -> int:
-    entry = state.data.rule_with("actions", "first-turn")
-    return int(entry.raw["actions"]) if entry else DEFAULT_FIRST_TURN_ACTIONS
+    entry = state.data.first_turn_rule
+    if entry is None or entry.actions is None:
+        return DEFAULT_FIRST_TURN_ACTIONS
+    return entry.actions
 
 
 def first_round(state: CatacombsState) -> bool:
