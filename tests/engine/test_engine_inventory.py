@@ -14,6 +14,7 @@ from engine.games.catacombs.data import from_plain
 from engine.games.catacombs.equipment import hands_of
 from engine.games.catacombs.inventory import room_for, take
 from engine.games.catacombs.state import CatacombsState
+from engine.games.catacombs.steps import Shop, Station, TradeOffer
 
 PLAIN = canonical_plain()
 DATA = from_plain(PLAIN)
@@ -162,7 +163,7 @@ def test_the_shop_offers_no_item_without_room_for_it():
     state = game_with(["oligarch", "boy"], data)
     while state.is_chance_node:
         state.apply(state.sample_chance())
-    assert state.queue[0]["fn"] == "shop" and state.queue[0]["seat"] == 0
+    assert state.queue[0] == Shop(seat=0)
     oligarch = state.heroes[0]
     carrying(state, oligarch, ["pistol", "torch", "rifle"])
     state.pools["counter"]["lantern"] = 1
@@ -187,7 +188,7 @@ def test_a_bought_item_goes_on_or_into_the_backpack():
 
 # ----- at the station ---------------------------------------------------------------------------
 def to_the_station(state):
-    while not (state.queue and state.queue[0]["fn"] == "station"):
+    while not (state.queue and isinstance(state.queue[0], Station)):
         if state.is_chance_node:
             state.apply(state.sample_chance())
         else:
@@ -202,16 +203,16 @@ def test_at_the_station_re_arranging_is_free_and_one_offer_ends_the_turn_there()
     carrying(state, oligarch, ["pistol", "rifle"])
     state.apply(Action.of("wear", item="rifle"))
     assert state.worn(oligarch) == ("rifle",)
-    assert state.queue[0]["fn"] == "station" and state.current_player == 0
+    assert isinstance(state.queue[0], Station) and state.current_player == 0
     offer = Action.of("offer", deal="give", item="pistol", to=1)
     assert offer in state.legal_actions()
     state.apply(offer)
-    assert state.queue[0]["fn"] == "trade-offer" and state.current_player == 1
+    assert isinstance(state.queue[0], TradeOffer) and state.current_player == 1
     state.apply(Action.of("answer", accept=True))
     assert oligarch.items == ["rifle"]
     assert "pistol" in cultist.items
     # the oligarch's time at the station is over: the cultist's own turn there comes next
-    assert state.queue[0]["fn"] == "station" and state.current_player == 1
+    assert isinstance(state.queue[0], Station) and state.current_player == 1
 
 
 # ----- trading in the catacombs -----------------------------------------------------------------

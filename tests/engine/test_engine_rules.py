@@ -22,6 +22,13 @@ from engine.games.catacombs.search import (
 )
 from engine.games.catacombs.setup import monster_pool
 from engine.games.catacombs.state import Piece
+from engine.games.catacombs.steps import (
+    Acid,
+    GhostResist,
+    MonsterAct,
+    SarcophagusRoll,
+    TreasureRoll,
+)
 
 PLAIN = canonical_plain()
 DATA = from_plain(PLAIN)
@@ -142,7 +149,8 @@ def test_resist_result_band(check_id, band):
     set_stat(state, hero, "luck", 0)
     ghost = spawn(state, "ghost", hero.pos, awake=True)
     lost = hero.turns_lost
-    ghost_resist(state, {"seat": hero.seat, "uid": ghost.uid, "check": check_id}, band.roll.low)
+    step = GhostResist(dice="d6", seat=hero.seat, uid=ghost.uid, check=check_id)
+    ghost_resist(state, step, band.roll.low)
     assert hero.turns_lost - lost == band.outcome.turns_lost
     assert any(band.result in e for e in state.events[-3:])
 
@@ -168,8 +176,9 @@ def test_table_row(table_id, index):
         die = table.dice.low
         bonus = row.roll.low - die
         before = hero.treasures
-        treasure_roll(state, {"seat": hero.seat, "table": table_id, "bonus": bonus,
-                              "why": "test"}, die)
+        step = TreasureRoll(dice=str(table.dice), seat=hero.seat, table=table_id, bonus=bonus,
+                            why="test")
+        treasure_roll(state, step, die)
         assert hero.treasures - before == row.reward.treasures
         return
     tile = state.tile_of(hero.pos)
@@ -181,7 +190,7 @@ def test_table_row(table_id, index):
         assert feature["state"] == "lair-spent" and len(state.pieces) == pieces + 1
         assert state.pieces[-1].monster == row.monster
     elif row.outcome == "treasure":
-        assert feature["state"] == "looted" and state._front[-1]["fn"].startswith("treasure")
+        assert feature["state"] == "looted" and state._front[-1].fn.startswith("treasure")
     else:
         assert feature["state"] == "empty"
 
@@ -210,8 +219,9 @@ def test_table_modifier_step(table_id, mod_id, step):
         assert jackpot_faces(state, hero, table) != step.success
     elif mod.effect == "reroll-pick-best":
         worst = next(r for r in table.rows if r.outcome == "monster").roll.low
-        sarcophagus_roll(state, {"seat": hero.seat, "uid": "none", "first": None}, worst)
-        assert state._front and state._front[-1]["fn"] == "sarcophagus-roll"
+        step = SarcophagusRoll(dice=str(table.dice), seat=hero.seat, uid="none", first=None)
+        sarcophagus_roll(state, step, worst)
+        assert state._front and isinstance(state._front[-1], SarcophagusRoll)
         assert sarcophagus_table(state) is table
     elif mod.effect == "seal":
         monster_row = next(r for r in table.rows if r.outcome == "monster")
@@ -429,7 +439,7 @@ def test_monster_stat(monster_id, field):
     far = (*tile.slot, tile.cols - 1, row)
     if field == "speed":
         piece = spawn(state, monster_id, far, awake=True)
-        monster_act(state, {"uid": piece.uid}, None)
+        monster_act(state, MonsterAct(uid=piece.uid), None)
         assert tile.cols - 1 - piece.pos[2] == min(monster.stats.speed, tile.cols - 2)
     elif field.startswith("health_by_players"):
         span = Span.parse(field.split(".", 1)[1])
@@ -447,7 +457,7 @@ def test_monster_stat(monster_id, field):
         assert not piece.alive
     elif field == "acid":
         spawn(state, monster_id, hero.pos, awake=True)
-        acid(state, {}, None)
+        acid(state, Acid(), None)
         assert hero.hp == 50 - monster.stats.acid
     else:
         piece = spawn(state, monster_id, far if field == "ranged" else hero.pos, awake=True)

@@ -19,6 +19,7 @@ from engine.games.catacombs.checks_util import may_try
 from engine.games.catacombs.crevices import crevice_feature, jump_length, jump_needed
 from engine.games.catacombs.labyrinths import ceiling_for, floor_for, tiles_left
 from engine.games.catacombs.state import CatacombsState, Hero
+from engine.games.catacombs.steps import Decide, RewardChoice, RotateTile, Shop, TeamChoice
 from engine.games.catacombs.turn import flooding
 
 LOOT_FEATURES = ("cache", "statue", "sarcophagus")
@@ -35,7 +36,7 @@ class HeuristicBot:
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
-        if state.queue and state.queue[0]["t"] == "decide":
+        if state.queue and isinstance(state.queue[0], Decide):
             return self._decide(state, actions)
         hero = state.heroes[state.current_player]
         dist = self._goal_distances(state, hero)
@@ -64,15 +65,15 @@ class HeuristicBot:
     # ----- decisions ------------------------------------------------------------------------
     def _decide(self, state: CatacombsState, actions: list[Action]) -> Action:
         head = state.queue[0]
-        if head["fn"] == "rotate-tile":
+        if isinstance(head, RotateTile):
             return max(actions, key=lambda a: (_open_exits(state, head, a), -a.get("turns")))
-        if head["fn"] == "reward":
-            monster = state.data.monsters[head["monster"]]
-            rewards = monster.controlled_rewards if head.get("controlled") else monster.rewards
+        if isinstance(head, RewardChoice):
+            monster = state.data.monsters[head.monster]
+            rewards = monster.controlled_rewards if head.controlled else monster.rewards
             return max(actions, key=lambda a: rewards[a.get("option")].value())
-        if head["fn"] == "shop":
+        if isinstance(head, Shop):
             return _shop_pick(state, head, actions)
-        if head["fn"] == "team":
+        if isinstance(head, TeamChoice):
             return actions[0]
         return actions[0]
 
@@ -193,7 +194,7 @@ def _statue_score(state: CatacombsState, hero: Hero, a: Action) -> float:
     return 44 if hero.hp > 2 else 10
 
 
-def _shop_pick(state: CatacombsState, head: dict, actions: list[Action]) -> Action:
+def _shop_pick(state: CatacombsState, head: Shop, actions: list[Action]) -> Action:
     actions = [a for a in actions if a.kind != "borrow"]
 
     def worth(a: Action) -> tuple:
@@ -212,10 +213,10 @@ def _shop_pick(state: CatacombsState, head: dict, actions: list[Action]) -> Acti
     return best if worth(best)[0] > 0 else Action.of("done")
 
 
-def _open_exits(state: CatacombsState, head: dict, a: Action) -> int:
-    tile = state.data.tiles[head["tile"]]
-    placed = place(tile, tuple(head["slot"]), a.get("turns"))
-    slot = tuple(head["slot"])
+def _open_exits(state: CatacombsState, head: RotateTile, a: Action) -> int:
+    tile = state.data.tiles[head.tile]
+    placed = place(tile, head.slot, a.get("turns"))
+    slot = head.slot
     return sum(
         1
         for side, cells in placed.exits.items()

@@ -11,6 +11,7 @@ from engine.games.catacombs.registry import actions_of, handles, options, rule, 
 from engine.games.catacombs.setup import mercenaries
 from engine.games.catacombs.shelters import blocked, blocking_pieces, surprise_bonus
 from engine.games.catacombs.state import CatacombsState, Hero, Piece
+from engine.games.catacombs.steps import AttackRoll, ReceiveCard, RewardChoice
 
 
 @rule("engine.mercenaries")
@@ -141,15 +142,8 @@ def do_attack(state: CatacombsState, hero: Hero, action: Action) -> int:
     surprise = _come_out_attacking(state, hero, piece)
     check = _venomous_check(state, piece, ranged, armed=melee_bonus > 0)
     if check is not None and check.dice is not None:
-        state.push(
-            "roll",
-            "attack-roll",
-            dice=str(check.dice),
-            seat=hero.seat,
-            target=piece.uid,
-            check=check.id,
-            surprise=surprise,
-        )
+        state.push(AttackRoll(dice=str(check.dice), seat=hero.seat, target=piece.uid,
+                              check=check.id, surprise=surprise))
         return 1
     damage = ranged_damage if ranged else state.stat(hero, "strength") + melee_bonus
     damage += surprise
@@ -171,13 +165,13 @@ def _come_out_attacking(state: CatacombsState, hero: Hero, piece: Piece) -> int:
     return bonus
 
 
-@task("attack-roll")
-def attack_roll(state: CatacombsState, t: dict, value: int) -> None:
-    hero = state.heroes[t["seat"]]
-    piece = next((p for p in state.pieces if p.uid == t["target"] and p.alive), None)
+@task(AttackRoll)
+def attack_roll(state: CatacombsState, t: AttackRoll, value: int) -> None:
+    hero = state.heroes[t.seat]
+    piece = next((p for p in state.pieces if p.uid == t.target and p.alive), None)
     if piece is None:
         return
-    if passes(state, hero, state.data.checks[t["check"]], value + t.get("surprise", 0)):
+    if passes(state, hero, state.data.checks[t.check], value + t.surprise):
         kill_piece(state, piece, hero, f"slain by {hero.character}")
     else:
         state.log(f"{hero.character} misses the {piece.species or piece.monster} ({value})")
@@ -223,22 +217,22 @@ def do_bargain(state: CatacombsState, hero: Hero, action: Action) -> int:
     limit = state.data.characters[hero.character].hire_limit
     pool = state.pools.get("mercenary", {})
     if action.get("how") == "hire" and sum(pool.values()) and len(mercenaries(state, hero)) < limit:
-        state.push("draw", "receive-card", pool="mercenary", seat=hero.seat)
+        state.push(ReceiveCard(pool="mercenary", seat=hero.seat))
     return check.actions
 
 
-@options("reward")
-def reward_options(state: CatacombsState, t: dict) -> list[Action]:
-    monster = state.data.monsters[t["monster"]]
+@options(RewardChoice)
+def reward_options(state: CatacombsState, t: RewardChoice) -> list[Action]:
+    monster = state.data.monsters[t.monster]
     rewards = (
         monster.controlled_rewards
-        if t.get("controlled") and monster.controlled_rewards
+        if t.controlled and monster.controlled_rewards
         else monster.rewards
     )
     return [Action.of("reward", option=i) for i in range(len(rewards))]
 
 
-@task("reward")
+@task(RewardChoice)
 @rule(
     "zombie.rewards",
     "venomous.rewards",
@@ -247,17 +241,17 @@ def reward_options(state: CatacombsState, t: dict) -> list[Action]:
     "demon.rewards",
     "scarab.rewards",
 )
-def reward(state: CatacombsState, t: dict, action: Action) -> None:
+def reward(state: CatacombsState, t: RewardChoice, action: Action) -> None:
     """The slayer chooses one of the monster's reward bundles."""
-    hero = state.heroes[t["seat"]]
-    monster = state.data.monsters[t["monster"]]
+    hero = state.heroes[t.seat]
+    monster = state.data.monsters[t.monster]
     rewards = (
         monster.controlled_rewards
-        if t.get("controlled") and monster.controlled_rewards
+        if t.controlled and monster.controlled_rewards
         else monster.rewards
     )
     bundle = rewards[int(action.get("option"))]
-    state.gain(hero, bundle, f"killing a {t['monster']}")
+    state.gain(hero, bundle, f"killing a {t.monster}")
 
 
 @actions_of

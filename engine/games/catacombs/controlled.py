@@ -18,6 +18,7 @@ from engine.games.catacombs.data import Monster
 from engine.games.catacombs.monsters import LAIR, attack, live_piece, loot, respawns, spawn
 from engine.games.catacombs.registry import rule, task
 from engine.games.catacombs.state import CatacombsState, Hero, Piece
+from engine.games.catacombs.steps import Revive, ShakeOff
 
 
 def controllers(state: CatacombsState) -> list[Hero]:
@@ -47,11 +48,11 @@ def control(state: CatacombsState, piece: Piece, monster: Monster) -> None:
     state.log(f"the {piece.species or piece.monster} is now controlled by a player")
 
 
-@task("revive")
+@task(Revive)
 @rule("zombie.revive")
-def revive(state: CatacombsState, t: dict, value: int) -> None:
+def revive(state: CatacombsState, t: Revive, value: int) -> None:
     """A killed controlled monster with revive faces rises again on them."""
-    piece = next((p for p in state.pieces if p.uid == t["uid"]), None)
+    piece = next((p for p in state.pieces if p.uid == t.uid), None)
     if piece is None or piece.alive:
         return
     monster = state.data.monsters[piece.monster]
@@ -193,24 +194,18 @@ def surprise(state: CatacombsState, piece: Piece, monster: Monster, heroes: list
     piece.pos = victim.pos
     state.meet(victim, piece)
     state.log(f"a {piece.species or piece.monster} drops from the ceiling on {victim.character}")
-    state.push(
-        "roll",
-        "shake-off",
-        dice=str(check.dice or "d6"),
-        seat=victim.seat,
-        uid=piece.uid,
-        check=check.id,
-    )
+    dice = str(check.dice or "d6")
+    state.push(ShakeOff(dice=dice, seat=victim.seat, uid=piece.uid, check=check.id))
     return True
 
 
-@task("shake-off")
-def shake_off(state: CatacombsState, t: dict, value: int) -> None:
+@task(ShakeOff)
+def shake_off(state: CatacombsState, t: ShakeOff, value: int) -> None:
     """The hero shakes the creature off on the check's faces (it lands at their feet); else
     it bites as the check says and, like any bite of its kind, leaves."""
-    hero = state.heroes[t["seat"]]
-    piece = live_piece(state, t["uid"])
-    check = state.data.checks[t["check"]]
+    hero = state.heroes[t.seat]
+    piece = live_piece(state, t.uid)
+    check = state.data.checks[t.check]
     if piece is None or not hero.active:
         return
     name = piece.species or piece.monster

@@ -19,6 +19,7 @@ from engine.games.catacombs.data import Check
 from engine.games.catacombs.registry import actions_of, handles, rule, task
 from engine.games.catacombs.relationships import friendly_level
 from engine.games.catacombs.state import CatacombsState, Hero
+from engine.games.catacombs.steps import BridgeRoll, HelpingHand, JumpLuck
 
 
 @rule("crevices.vertical-stuck", "crevices.boy")
@@ -99,11 +100,11 @@ def do_jump(state: CatacombsState, hero: Hero, action: Action) -> int:
     """Width + 2 cells in one action (dexterity adds a cell); short of that, luck may roll."""
     check = state.data.check("crevice-horizontal", "jump")
     f = crevice_feature(state, hero, action.get("crevice"))
-    ctx = {"seat": hero.seat, "crevice": f["uid"], "to": action.get("to")}
     if jump_length(state, hero, check) >= jump_needed(check, f):
         land(state, hero, action.get("to"))
         return 1
-    state.push("roll", "jump-luck", dice=str(check.dice or "d6"), **ctx)
+    dice = str(check.dice or "d6")
+    state.push(JumpLuck(dice=dice, seat=hero.seat, crevice=f["uid"], to=action.get("to")))
     return 1
 
 
@@ -126,32 +127,24 @@ def land(state: CatacombsState, hero: Hero, to: str) -> None:
     arrive(state, hero)
 
 
-@task("jump-luck")
-def jump_luck(state: CatacombsState, t: dict, value: int) -> None:
-    hero = state.heroes[t["seat"]]
+@task(JumpLuck)
+def jump_luck(state: CatacombsState, t: JumpLuck, value: int) -> None:
+    hero = state.heroes[t.seat]
     check = state.data.check("crevice-horizontal", "jump")
     if value in jump_faces(state, hero, check):
-        land(state, hero, t["to"])
+        land(state, hero, t.to)
         return
-    catch_or_fall(state, hero, t)
+    catch_or_fall(state, hero, t.crevice, t.to)
 
 
 @rule("crevices.helping-hand", "crevices.helping-hand-sure")
-def catch_or_fall(state: CatacombsState, hero: Hero, t: dict) -> None:
+def catch_or_fall(state: CatacombsState, hero: Hero, crevice: str, to: str) -> None:
     """A friend on the far side may try the helping hand; otherwise the hero falls."""
-    helper = helping_hand(state, hero, parse_pos(t["to"]))
+    helper = helping_hand(state, hero, parse_pos(to))
     if helper is None:
-        fall(state, hero, t)
+        fall(state, hero, crevice, to)
         return
-    state.push(
-        "roll",
-        "helping-hand",
-        dice="d6",
-        helper=helper.seat,
-        seat=t["seat"],
-        crevice=t["crevice"],
-        to=t["to"],
-    )
+    state.push(HelpingHand(dice="d6", helper=helper.seat, seat=hero.seat, crevice=crevice, to=to))
 
 
 def helping_hand(state: CatacombsState, hero: Hero, far: Pos) -> Hero | None:
@@ -166,29 +159,29 @@ def helping_hand(state: CatacombsState, hero: Hero, far: Pos) -> Hero | None:
     return None
 
 
-@task("helping-hand")
-def helping_roll(state: CatacombsState, t: dict, value: int) -> None:
-    hero = state.heroes[t["seat"]]
-    helper = state.heroes[t["helper"]]
+@task(HelpingHand)
+def helping_roll(state: CatacombsState, t: HelpingHand, value: int) -> None:
+    hero = state.heroes[t.seat]
+    helper = state.heroes[t.helper]
     check = state.data.check("crevice-horizontal", "catch")
     if passes(state, helper, check, value):
         state.log(f"{helper.character} catches {hero.character}")
-        land(state, hero, t["to"])
+        land(state, hero, t.to)
         return
-    fall(state, hero, t)
+    fall(state, hero, t.crevice, t.to)
 
 
 @rule("depth.shallow", "depth.water", "depth.deadly")
-def fall(state: CatacombsState, hero: Hero, t: dict) -> None:
+def fall(state: CatacombsState, hero: Hero, crevice: str, to: str) -> None:
     """Shallow: broken leg; water: out on the far side next turn; deep and spiked: death."""
-    f = crevice_feature(state, hero, t["crevice"])
+    f = crevice_feature(state, hero, crevice)
     depth = f.get("depth") or "deep"
     check = state.data.check(depth, "fall")
     state.log(f"{hero.character} falls into a {depth} crevice")
     if check is not None:
         apply_outcome(state, hero, check.on_success, f"fell into a {depth} crevice")
     if hero.alive:
-        hero.pos = parse_pos(t["to"])
+        hero.pos = parse_pos(to)
         if depth == "water":
             state.actions_left = 0
 
@@ -246,26 +239,20 @@ def do_cross_bridge(state: CatacombsState, hero: Hero, action: Action) -> int:
         land(state, hero, action.get("to"))
         return 1
     check = state.data.check("bridge", "cross")
-    state.push(
-        "roll",
-        "bridge-roll",
-        dice=str(check.dice if check and check.dice else "d6"),
-        seat=hero.seat,
-        crevice=f["uid"],
-        to=action.get("to"),
-    )
+    dice = str(check.dice if check and check.dice else "d6")
+    state.push(BridgeRoll(dice=dice, seat=hero.seat, crevice=f["uid"], to=action.get("to")))
     return 1
 
 
-@task("bridge-roll")
-def bridge_roll(state: CatacombsState, t: dict, value: int) -> None:
-    hero = state.heroes[t["seat"]]
+@task(BridgeRoll)
+def bridge_roll(state: CatacombsState, t: BridgeRoll, value: int) -> None:
+    hero = state.heroes[t.seat]
     check = state.data.check("bridge", "cross")
     state.log(f"the bridge gives way under {hero.character}")
     if check is None or passes(state, hero, check, value):
-        land(state, hero, t["to"])
+        land(state, hero, t.to)
         return
-    catch_or_fall(state, hero, t)
+    catch_or_fall(state, hero, t.crevice, t.to)
 
 
 def dive_targets(state: CatacombsState, hero: Hero, here: dict) -> list[tuple[dict, Pos]]:

@@ -6,20 +6,21 @@ from engine.core.api import Action
 from engine.games.catacombs.registry import actions_of, handles, on_arrival, rule, task
 from engine.games.catacombs.relationships import friendly_level, loans
 from engine.games.catacombs.state import PHASE_OVER, CatacombsState, Hero
+from engine.games.catacombs.steps import Death
 
 
-@task("death")
+@task(Death)
 @rule("engine.death")
-def death(state: CatacombsState, t: dict, _: object) -> None:
+def death(state: CatacombsState, t: Death, _: object) -> None:
     """A hero at 0 health dies; the artifact falls where they stood."""
-    hero = state.heroes[t["seat"]]
+    hero = state.heroes[t.seat]
     if not hero.alive:
         return
     hero.alive = False
     hero.hp = min(hero.hp, 0)
-    hero.cause = t["cause"]
+    hero.cause = t.cause
     hero.hidden = 0
-    state.log(f"{hero.character} dies: {t['cause']}")
+    state.log(f"{hero.character} dies: {t.cause}")
     loans(state, hero)
     if hero.artifact:
         hero.artifact = False

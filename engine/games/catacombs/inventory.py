@@ -18,6 +18,7 @@ from engine.games.catacombs.equipment import (
 )
 from engine.games.catacombs.registry import actions_of, handles, options, rule, task
 from engine.games.catacombs.state import CatacombsState, Hero
+from engine.games.catacombs.steps import Station, TradeOffer
 
 
 def arranged(
@@ -173,13 +174,13 @@ def _offers(state: CatacombsState, hero: Hero, partner: Hero) -> list[Action]:
 def offer(state: CatacombsState, hero: Hero, action: Action) -> None:
     """The hero offers a deal; the partner accepts or declines it."""
     state.push(
-        "decide",
-        "trade-offer",
-        seat=int(action.get("to")),
-        by=hero.seat,
-        deal=action.get("deal"),
-        item=action.get("item"),
-        take=action.get("take"),
+        TradeOffer(
+            seat=int(action.get("to")),
+            by=hero.seat,
+            deal=action.get("deal"),
+            item=action.get("item"),
+            take=action.get("take"),
+        )
     )
     state.log(f"{hero.character} offers to {action.get('deal')} {action.get('item')}")
 
@@ -190,17 +191,17 @@ def do_offer(state: CatacombsState, hero: Hero, action: Action) -> int:
     return 1
 
 
-@options("trade-offer")
-def answer_options(state: CatacombsState, t: dict) -> list[Action]:
+@options(TradeOffer)
+def answer_options(state: CatacombsState, t: TradeOffer) -> list[Action]:
     return [Action.of("answer", accept=False), Action.of("answer", accept=True)]
 
 
-@task("trade-offer")
-def answer(state: CatacombsState, t: dict, action: Action) -> None:
+@task(TradeOffer)
+def answer(state: CatacombsState, t: TradeOffer, action: Action) -> None:
     """An accepted deal changes hands: the item (and the price or the swapped item)."""
-    seller, buyer = state.heroes[t["by"]], state.heroes[t["seat"]]
+    seller, buyer = state.heroes[t.by], state.heroes[t.seat]
     if action.get("accept"):
-        deal(state, seller, buyer, t["deal"], t["item"], t.get("take"))
+        deal(state, seller, buyer, t.deal, t.item, t.take)
     else:
         state.log(f"{buyer.character} declines")
 
@@ -222,10 +223,10 @@ def deal(
 
 
 # ----- at the station, after the shop -----------------------------------------------------------
-@options("station")
-def station_options(state: CatacombsState, t: dict) -> list[Action]:
+@options(Station)
+def station_options(state: CatacombsState, t: Station) -> list[Action]:
     """Before setting off: `done`, re-arranging (free) and one offer to any other character."""
-    hero = state.heroes[t["seat"]]
+    hero = state.heroes[t.seat]
     out = [Action.of("done")]
     if not hero.items:
         return out
@@ -236,13 +237,13 @@ def station_options(state: CatacombsState, t: dict) -> list[Action]:
     return out
 
 
-@task("station")
+@task(Station)
 @rule("setup.wear-or-pack", "shop.wear-or-pack")
-def station(state: CatacombsState, t: dict, action: Action) -> None:
+def station(state: CatacombsState, t: Station, action: Action) -> None:
     """Re-arranging keeps the hero at the counter; an offer is the hero's last deal there."""
-    hero = state.heroes[t["seat"]]
+    hero = state.heroes[t.seat]
     if action.kind in ("pack", "wear"):
         rearrange(state, hero, action)
-        state.push("decide", "station", seat=hero.seat)
+        state.push(Station(seat=hero.seat))
     elif action.kind == "offer":
         offer(state, hero, action)

@@ -17,6 +17,7 @@ from engine.games.catacombs.board import (
 from engine.games.catacombs.data import TABLE_EXTENT
 from engine.games.catacombs.registry import actions_of, handles, rule
 from engine.games.catacombs.state import CatacombsState, Hero
+from engine.games.catacombs.steps import NewLabyrinth, TileDrawn
 
 LABYRINTH_STRIDE = 100
 """Labyrinth n lies around slot (n * LABYRINTH_STRIDE, 0): far from every other one."""
@@ -128,28 +129,20 @@ def do_descend(state: CatacombsState, hero: Hero, action: Action) -> int:
     pile = tile_pile(state, hero)
     pool = pile if sum(state.pools.get(pile, {}).values()) else "final"
     state.log(f"{hero.character} climbs down into a new labyrinth")
+    arrival = NewLabyrinth(number, mark)
     state.push(
-        "draw",
-        "tile-drawn",
-        pool=pool,
-        seat=hero.seat,
-        slot=list(origin(number)),
-        side=None,
-        labyrinth=number,
-        arrive=True,
-        mark=mark,
+        TileDrawn(pool=pool, seat=hero.seat, slot=origin(number), side=None, arrival=arrival)
     )
     return 1
 
 
-def arrive_below(state: CatacombsState, t: dict, placed: Placed) -> None:
-    """The first tile of a new labyrinth: a paired ceiling hatch (if any) in its centre, and
-    the hero who came down standing there."""
-    hero = state.heroes[t["seat"]]
+def arrive_below(state: CatacombsState, hero: Hero, mark: str | None, placed: Placed) -> None:
+    """The first tile of a new labyrinth: a ceiling hatch paired with the floor hatch the hero
+    came down (none for a cliff) in its centre, and the hero standing there."""
     c, r = placed.center()
-    if t.get("mark"):
+    if mark:
         placed.features.append(
-            {"uid": f"f{state.uid()}", "type": "ceiling-hatch", "cell": [c, r], "mark": t["mark"]}
+            {"uid": f"f{state.uid()}", "type": "ceiling-hatch", "cell": [c, r], "mark": mark}
         )
     placed.visited = True
     state.touch_layout("visited")

@@ -18,22 +18,23 @@ from engine.games.catacombs.monsters import (
 from engine.games.catacombs.pathfinding import find_path, side_between
 from engine.games.catacombs.registry import rule, task
 from engine.games.catacombs.state import CatacombsState
+from engine.games.catacombs.steps import Acid, MonsterAct, MonsterPhase
 
 
-@task("monster-phase")
+@task(MonsterPhase)
 @rule("engine.monster-phase")
-def monster_phase(state: CatacombsState, t: dict, _: object) -> None:
+def monster_phase(state: CatacombsState, t: MonsterPhase, _: object) -> None:
     """After every round each awake monster moves and attacks, then acid burns."""
     take_control(state)
     respawn(state)
     last_survivor(state)
     for piece in sorted(state.pieces, key=lambda p: p.uid):
         if piece.alive and piece.awake:
-            state.push("do", "monster-act", front=False, uid=piece.uid)
-    state.push("do", "acid", front=False)
+            state.push(MonsterAct(uid=piece.uid), front=False)
+    state.push(Acid(), front=False)
 
 
-@task("monster-act")
+@task(MonsterAct)
 @rule(
     "engine.monster-move",
     "shelters.uncontrolled",
@@ -43,9 +44,9 @@ def monster_phase(state: CatacombsState, t: dict, _: object) -> None:
     "demon.speed",
     "scarab.speed",
 )
-def monster_act(state: CatacombsState, t: dict, _: object) -> None:
+def monster_act(state: CatacombsState, t: MonsterAct, _: object) -> None:
     """The monster walks its speed towards the nearest hero it can reach, then attacks."""
-    piece = live_piece(state, t["uid"])
+    piece = live_piece(state, t.uid)
     if piece is None:
         return
     if piece.held > 0:

@@ -26,6 +26,7 @@ from engine.games.catacombs.pathfinding import (
 )
 from engine.games.catacombs.registry import rule, task
 from engine.games.catacombs.state import CatacombsState, Hero, Piece
+from engine.games.catacombs.steps import Acid, DoomKnowledge, GhostResist, Revive, RewardChoice
 from engine.games.catacombs.traps import run_into
 
 
@@ -64,7 +65,7 @@ def spawn(
     if "doom-knowledge" in monster.special and sum(
         state.pools.get("secret-knowledge", {}).values()
     ):
-        state.push("draw", "doom-knowledge", pool="secret-knowledge", pos=list(pos))
+        state.push(DoomKnowledge(pool="secret-knowledge", pos=tuple(pos)))
     if meet or piece.awake:
         for h in state.heroes_on((pos[0], pos[1])):
             state.meet(h, piece)
@@ -149,14 +150,8 @@ def attack(state: CatacombsState, piece: Piece, monster: Monster) -> None:
     if resist is not None:
         pool = near or same_tile or [h for h in heroes if adjacent_tile(h.pos, piece.pos)]
         if pool:
-            state.push(
-                "roll",
-                "ghost-resist",
-                dice=str(resist.dice or "d6"),
-                seat=pool[0].seat,
-                uid=piece.uid,
-                check=resist.id,
-            )
+            dice = str(resist.dice or "d6")
+            state.push(GhostResist(dice=dice, seat=pool[0].seat, uid=piece.uid, check=resist.id))
         return
     if near:
         victim = near[0]
@@ -185,23 +180,23 @@ def resist_check(state: CatacombsState, monster: Monster):
     return None
 
 
-@task("ghost-resist")
+@task(GhostResist)
 @rule("ghost.resist", "ghost.luck")
-def ghost_resist(state: CatacombsState, t: dict, value: int) -> None:
+def ghost_resist(state: CatacombsState, t: GhostResist, value: int) -> None:
     """The hero rolls (luck 3+ adds 1): resists, is held a turn, or is seized."""
-    hero = state.heroes[t["seat"]]
-    check = state.data.checks[t["check"]]
+    hero = state.heroes[t.seat]
+    check = state.data.checks[t.check]
     add = sum(m.add for m in check.active_modifiers(state.stats(hero), tuple(hero.items)))
     band = result_band(check, min(value + add, 6))
     if band is None or not hero.active:
         return
     state.log(f"{hero.character} faces a ghost: {band.result} ({value}+{add})")
-    ghost = live_piece(state, t["uid"])
+    ghost = live_piece(state, t.uid)
     if ghost is not None:
         state.meet(hero, ghost)
     apply_outcome(state, hero, band.outcome, "a ghost")
     if band.result == "seized":
-        seized(state, hero, t["uid"])
+        seized(state, hero, t.uid)
 
 
 @rule("ghost.seize", "ghost.seized-trap", "ghost.possessed", "engine.seized")
@@ -286,21 +281,21 @@ def last_survivor(state: CatacombsState) -> None:
             state.log(f"the {piece.monster} fades: only those it spares are left")
 
 
-@task("doom-knowledge")
+@task(DoomKnowledge)
 @rule("demon.doom", "engine.doom-knowledge")
-def doom_knowledge(state: CatacombsState, t: dict, card: str) -> None:
+def doom_knowledge(state: CatacombsState, t: DoomKnowledge, card: str) -> None:
     """The secret knowledge that can destroy the demon is drawn and left where it appeared;
     the first hero to end a move there takes it."""
-    tx, ty, c, r = t["pos"]
+    tx, ty, c, r = t.pos
     state.tiles[slot_key((tx, ty))].features.append(
         {"uid": f"f{state.uid()}", "type": "knowledge", "card": card, "cell": [c, r]}
     )
     state.log(f"the secret knowledge {card} lies where the demon appeared")
 
 
-@task("acid")
+@task(Acid)
 @rule("scarab.acid")
-def acid(state: CatacombsState, t: dict, _: object) -> None:
+def acid(state: CatacombsState, t: Acid, _: object) -> None:
     """Acid gas: every hero on a tile with an acid monster loses its acid damage each round."""
     for piece in state.pieces:
         monster = state.data.monsters[piece.monster]
@@ -346,11 +341,9 @@ def kill_piece(state: CatacombsState, piece: Piece, hero: Hero | None, how: str)
     if len(rewards) == 1:
         state.gain(hero, rewards[0], f"killing a {piece.monster}")
     elif rewards:
-        state.push(
-            "decide", "reward", seat=hero.seat, monster=piece.monster, controlled=piece.controlled
-        )
+        state.push(RewardChoice(seat=hero.seat, monster=piece.monster, controlled=piece.controlled))
     if piece.controlled and monster.revive:
-        state.push("roll", "revive", dice="d6", uid=piece.uid)
+        state.push(Revive(dice="d6", uid=piece.uid))
 
 
 # ----- lairs: where the cards of monsters that respawn were laid -------------------------------

@@ -6,8 +6,9 @@
   `ACTION_ORDER` (the legal-action order), whatever order the modules are imported in;
 - `handlers`: what a player action does, by action kind (`@handles("move")`); returns the
   number of actions it spent;
-- `tasks`: automatic steps, chance resolutions and decisions queued in the state (`@task`);
-- `options`: the choices offered at a queued decision (`@options("rotate-tile")`);
+- `tasks`: what a queued step does, by its kind (`@task(TrapRoll)`): automatic steps, chance
+  resolutions and decisions (the step kinds are in `steps.py`);
+- `options`: the choices offered at a queued decision (`@options(RotateTile)`);
 - `arrivals`: what ending a move on a cell sets off, by stage (`@on_arrival("trap")`); the
   stages run in the order `board.arrive` calls them.
 """
@@ -18,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.core.rules import RuleRegistry
+from engine.games.catacombs.steps import Step
 
 ActionGen = Callable[[Any, Any], list]
 Handler = Callable[[Any, Any, Any], int]
@@ -89,17 +91,22 @@ def handles(kind: str) -> Callable[[Handler], Handler]:
     return mark
 
 
-def task(name: str) -> Callable[[TaskFn], TaskFn]:
+def task(step: type[Step]) -> Callable[[TaskFn], TaskFn]:
+    """The function carries out steps of this kind: `fn(state, step, outcome)`, the outcome being
+    the rolled total, the drawn card, the chosen action or None."""
+
     def mark(fn: TaskFn) -> TaskFn:
-        TASKS[name] = fn
+        TASKS[step.fn] = fn
         return fn
 
     return mark
 
 
-def options(name: str) -> Callable[[OptionsFn], OptionsFn]:
+def options(step: type[Step]) -> Callable[[OptionsFn], OptionsFn]:
+    """The function lists the actions offered at decisions of this kind: `fn(state, step)`."""
+
     def mark(fn: OptionsFn) -> OptionsFn:
-        OPTIONS[name] = fn
+        OPTIONS[step.fn] = fn
         return fn
 
     return mark

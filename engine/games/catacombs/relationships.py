@@ -7,6 +7,7 @@ from engine.games.catacombs.board import cell_traps, parse_pos, pos_key, steps_g
 from engine.games.catacombs.checks_util import may_try
 from engine.games.catacombs.registry import actions_of, handles, rule, task
 from engine.games.catacombs.state import CatacombsState, Hero
+from engine.games.catacombs.steps import Repay
 from engine.games.catacombs.traps import run_into
 
 
@@ -83,11 +84,11 @@ def lend(state: CatacombsState, borrower: Hero, lender: Hero) -> None:
     )
 
 
-@task("repay")
+@task(Repay)
 @rule("loan.repay")
-def repay(state: CatacombsState, t: dict, _: object) -> None:
+def repay(state: CatacombsState, t: Repay, _: object) -> None:
     """Treasures go straight to the lender until the debt is paid."""
-    hero = state.heroes[t["seat"]]
+    hero = state.heroes[t.seat]
     if hero.lender < 0 or not hero.debt:
         return
     pay = min(hero.treasures, hero.debt)

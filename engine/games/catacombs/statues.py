@@ -7,6 +7,7 @@ from engine.games.catacombs.checks_util import apply_outcome, may_try, poison
 from engine.games.catacombs.data import Check, Reward
 from engine.games.catacombs.registry import actions_of, handles, rule, task
 from engine.games.catacombs.state import CatacombsState, Hero
+from engine.games.catacombs.steps import PassageStash
 
 HOW = ("study", "break", "move", "mechanism")
 
@@ -99,12 +100,12 @@ def hidden_passage(state: CatacombsState, hero: Hero) -> None:
     """Engine assumption: the passage's new tile is not laid; its stash card goes straight to
     the hero who opened it."""
     if sum(state.pools.get("stash", {}).values()) > 0:
-        state.push("draw", "passage-stash", pool="stash", seat=hero.seat)
+        state.push(PassageStash(pool="stash", seat=hero.seat))
 
 
-@task("passage-stash")
-def passage_stash(state: CatacombsState, t: dict, card: str) -> None:
-    hero = state.heroes[t["seat"]]
+@task(PassageStash)
+def passage_stash(state: CatacombsState, t: PassageStash, card: str) -> None:
+    hero = state.heroes[t.seat]
     c = state.data.cards.get(card)
     if c is not None and hero.active and c.allowed(state.stats(hero)):
         state.gain(hero, c.reward, f"stash {card} behind a statue")

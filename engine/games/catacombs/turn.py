@@ -10,6 +10,7 @@ from engine.games.catacombs.registry import actions_of, handles, rule, task
 from engine.games.catacombs.relationships import interest
 from engine.games.catacombs.shelters import blocked
 from engine.games.catacombs.state import PHASE_OVER, CatacombsState, Hero
+from engine.games.catacombs.steps import EndTurn, MonsterPhase, NewRound
 
 DEFAULT_ACTIONS = 2
 DEFAULT_FIRST_TURN_ACTIONS = 1
@@ -98,24 +99,24 @@ def begin_turn(state: CatacombsState) -> None:
     state.actions_left = actions_per_turn(state) + extra
 
 
-@task("end-turn")
+@task(EndTurn)
 @rule("engine.turn-order")
-def end_turn(state: CatacombsState, t: dict, _: object) -> None:
+def end_turn(state: CatacombsState, t: EndTurn, _: object) -> None:
     """Play passes to the next seat; after the last seat the monsters move, then a new round."""
     if state.phase == PHASE_OVER:
         return
     state.seat += 1
     if state.seat >= state.players:
         state.seat = 0
-        state.push("do", "monster-phase", front=False)
-        state.push("do", "new-round", front=False)
+        state.push(MonsterPhase(), front=False)
+        state.push(NewRound(), front=False)
         return
     begin_turn(state)
 
 
-@task("new-round")
+@task(NewRound)
 @rule("engine.turn-bound")
-def new_round(state: CatacombsState, t: dict, _: object) -> None:
+def new_round(state: CatacombsState, t: NewRound, _: object) -> None:
     state.round += 1
     if state.round > state.max_rounds:
         state.phase = PHASE_OVER
