@@ -78,15 +78,22 @@ class NewLabyrinth:
     mark: str | None
 
 
-def _with_arrival(out: dict[str, Any], arrival: NewLabyrinth | None) -> dict[str, Any]:
-    del out["arrival"]
-    if arrival is not None:
-        out.update(labyrinth=arrival.number, arrive=True, mark=arrival.mark)
-    return out
+class MayStartALabyrinth:
+    """For steps with an `arrival` field: written flat, as `labyrinth`, `arrive` and `mark`
+    after the other fields (and not at all without an arrival)."""
 
+    def to_dict(self) -> dict[str, Any]:
+        out = super().to_dict()  # type: ignore[misc]
+        arrival = out.pop("arrival")
+        if arrival is not None:
+            out.update(labyrinth=arrival.number, arrive=True, mark=arrival.mark)
+        return out
 
-def _arrival_of(raw: dict[str, Any]) -> NewLabyrinth | None:
-    return NewLabyrinth(raw["labyrinth"], raw.get("mark")) if raw.get("arrive") else None
+    @classmethod
+    def from_fields(cls, raw: dict[str, Any]) -> Step:
+        names = [n for n in _field_names(cls) if n != "arrival"]  # type: ignore[arg-type]
+        arrival = NewLabyrinth(raw["labyrinth"], raw.get("mark")) if raw.get("arrive") else None
+        return cls(**{n: _value(raw[n]) for n in names}, arrival=arrival)  # type: ignore[call-arg]
 
 
 # ----- setup ------------------------------------------------------------------------------------
@@ -198,37 +205,26 @@ class Death(Do):
 
 # ----- exploring --------------------------------------------------------------------------------
 @dataclass(frozen=True, kw_only=True)
-class TileDrawn(Draw):
+class TileDrawn(MayStartALabyrinth, Draw):
+    """A tile drawn for `slot`, to join the edge on `side` (None: the first tile of a new
+    labyrinth)."""
+
     fn: ClassVar[str] = "tile-drawn"
     seat: int
     slot: tuple[int, int]
     side: str | None
     arrival: NewLabyrinth | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        return _with_arrival(super().to_dict(), self.arrival)
-
-    @classmethod
-    def from_fields(cls, raw: dict[str, Any]) -> Step:
-        return cls(pool=raw["pool"], seat=raw["seat"], slot=tuple(raw["slot"]),
-                   side=raw["side"], arrival=_arrival_of(raw))
-
 
 @dataclass(frozen=True, kw_only=True)
-class RotateTile(Decide):
+class RotateTile(MayStartALabyrinth, Decide):
+    """The explorer turns the drawn tile before it is laid."""
+
     fn: ClassVar[str] = "rotate-tile"
     tile: str
     slot: tuple[int, int]
     side: str | None
     arrival: NewLabyrinth | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return _with_arrival(super().to_dict(), self.arrival)
-
-    @classmethod
-    def from_fields(cls, raw: dict[str, Any]) -> Step:
-        return cls(seat=raw["seat"], tile=raw["tile"], slot=tuple(raw["slot"]),
-                   side=raw["side"], arrival=_arrival_of(raw))
 
 
 @dataclass(frozen=True, kw_only=True)
