@@ -26,6 +26,8 @@ from engine.games.catacombs.equipment import Arrangement, arrange
 from engine.games.catacombs.registry import rule
 from engine.games.catacombs.steps import (
     Death,
+    Decide,
+    Do,
     Draw,
     EndTurn,
     NextPhase,
@@ -101,7 +103,6 @@ class Piece:
 
 
 STAT_NAMES = STATS
-CHANCE_KINDS = ("roll", "draw")
 PHASE_SETUP, PHASE_SHOP, PHASE_PLAY, PHASE_OVER = "setup", "shop", "play", "over"
 
 
@@ -147,10 +148,10 @@ class CatacombsState(GameState):
             return TERMINAL
         if self.queue:
             head = self.queue[0]
-            if head.kind in CHANCE_KINDS:
+            if isinstance(head, Roll | Draw):
                 return CHANCE
-            if head.kind == "decide":
-                return head.seat  # type: ignore[attr-defined]
+            if isinstance(head, Decide):
+                return head.seat
         return self.seat
 
     def legal_actions(self) -> list[Action]:
@@ -195,7 +196,7 @@ class CatacombsState(GameState):
         return compute() if found is None else found
 
     def _player_actions(self) -> list[Action]:
-        if self.queue and self.queue[0].kind == "decide":
+        if self.queue and isinstance(self.queue[0], Decide):
             return registry.OPTIONS[self.queue[0].fn](self, self.queue[0])
         hero = self.heroes[self.seat]
         out: list[Action] = []
@@ -204,12 +205,11 @@ class CatacombsState(GameState):
         return out
 
     def chance_outcomes(self) -> list[Outcome]:
-        if not self.queue or self.queue[0].kind not in CHANCE_KINDS:
-            return []
-        head = self.queue[0]
+        head = self.queue[0] if self.queue else None
         if isinstance(head, Roll):
             return list(_roll_outcomes(head.dice))
-        assert isinstance(head, Draw)
+        if not isinstance(head, Draw):
+            return []
         pool = self.pools.get(head.pool, {})
         total = sum(pool.values())
         return [
@@ -237,7 +237,7 @@ class CatacombsState(GameState):
 
     def _apply(self, action: Action) -> None:
         self._chosen_in, self._memo = self._memo, {}
-        if self.queue and self.queue[0].kind != "do":
+        if self.queue and not isinstance(self.queue[0], Do):
             head = self.queue.pop(0)
             if isinstance(head, Draw):
                 card = action.get("card")
@@ -317,7 +317,7 @@ class CatacombsState(GameState):
                 return
             if self.queue:
                 head = self.queue[0]
-                if head.kind != "do":
+                if not isinstance(head, Do):
                     return
                 self.queue.pop(0)
                 registry.TASKS[head.fn](self, head, None)
