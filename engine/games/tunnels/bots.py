@@ -206,11 +206,12 @@ def mortal_extra(s: TunnelsState) -> dict[int, float]:
         sq = s.board.square(cell)
         price = 0.0
         if sq.ends_movement:
-            price += 2.0
+            price += 3.0
         if sq.first_entry_roll and cell not in s.triggered:
             price += 1.0
         enemies = len(s.occupants(cell, DEMON))
-        price += 1.0 * enemies
+        if enemies:
+            price += 1.0 * enemies
         if price:
             extra[cell] = price
     return extra

@@ -42,7 +42,8 @@ def attack_options(s: TunnelsState, key: str) -> list[Action]:
 
 def attack(s: TunnelsState, key: str, target: str) -> None:
     dice = attack_of(s, key).dice
-    s.log(f"The {s.name(key)} attacks the {s.name(target)} with {dice} dice.")
+    s.log(f"{s.The(key)} attacks {s.the(target)} with {dice} "
+          f"{'die' if dice == 1 else 'dice'}.")
     s.queue.insert(0, {"t": "roll", "what": "attack", "by": key, "target": target})
 
 
@@ -75,7 +76,7 @@ def resolve_attack(s: TunnelsState, head: dict, hits: int) -> None:
 def throw(s: TunnelsState, key: str, cell: int) -> None:
     warrior = s.warrior(key)
     warrior.grenades -= 1
-    s.log(f"The {s.name(key)} throws a grenade at {s.board.where(cell)}.")
+    s.log(f"{s.The(key)} throws a grenade at {s.board.where(cell)}.")
     s.queue.insert(0, {"t": "roll", "what": "grenade", "by": key, "cell": cell})
 
 
@@ -121,7 +122,7 @@ def deal(s: TunnelsState, key: str, amount: int, source: str) -> int:
     if multiplier > 1:
         s.count(f"{square.id}:damage doubled")
         s.count(f"{square.id}:extra damage", total - amount)
-        s.log(f"The {square.name.lower()} double it: {total} damage.")
+        s.log(f"The {square.name.lower()} double it to {total} damage.")
     m = s.monster(key)
     if m is None:
         hurt_warrior(s, key, total)
@@ -141,7 +142,8 @@ def kill_troglodytes(s: TunnelsState, key: str, total: int) -> None:
     dead = ([key, *others])[:total]
     s.monsters = [m for m in s.monsters if m.key not in dead]
     s.count("troglodytes killed", len(dead))
-    s.log(f"{len(dead)} troglodyte{'s' if len(dead) != 1 else ''} killed at "
+    names = ", ".join(s.name(k) for k in dead)
+    s.log(f"{names[0].upper()}{names[1:]} {'dies' if len(dead) == 1 else 'die'} at "
           f"{s.board.where(cell)}.")
 
 
@@ -156,7 +158,7 @@ def wound_demon(s: TunnelsState, total: int) -> None:
     s.log(f"The Demon takes {total} wound token{'s' if total != 1 else ''} "
           f"({demon.wounds}/{track}).")
     if demon.wounds >= track:
-        s.log("The Demon's wound track is full: it is banished.")
+        s.log("The Demon's wound track is full; it is banished.")
         end_game(s, MORTAL, "demon-banished")
 
 
@@ -170,14 +172,14 @@ def hurt_warrior(s: TunnelsState, card: str, total: int) -> None:
     warrior = s.warrior(card)
     fields = s.data.card(card).fields
     warrior.damage = min(fields, warrior.damage + total)
-    s.log(f"The {s.name(card)} takes {total} damage ({warrior.damage}/{fields} fields).")
+    s.log(f"{s.The(card)} takes {total} damage ({warrior.damage}/{fields} fields).")
     if warrior.damage < fields:
         return
     warrior.alive = False
     warrior.grenades = 0
     s.count("warriors lost")
     s.count("lost:" + card)
-    s.log(f"The {s.name(card)} dies.")
+    s.log(f"{s.The(card)} dies.")
     drop(s, card, warrior.cell)
     if not s.alive_warriors():
         end_game(s, DEMON, "squad-lost")

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from engine.core.api import Action, IllegalActionError, Outcome
 from engine.games.tunnels import combat, treasure
-from engine.games.tunnels.data import MORTAL
+from engine.games.tunnels.data import MORTAL, BoobyRow
 from engine.games.tunnels.registry import rule
 from engine.games.tunnels.state import Activation, TunnelsState
 
@@ -139,7 +139,7 @@ def step(s: TunnelsState, cell: int) -> None:
         a.mov -= 1
     a.moved = True
     place_piece(s, a.piece, cell)
-    s.log(f"The {s.name(a.piece)} moves {s.board.where(here)} -> {s.board.where(cell)}.")
+    s.log(f"{s.The(a.piece)} moves {s.board.where(here)} -> {s.board.where(cell)}.")
     enter(s, a.piece, cell)
 
 
@@ -182,7 +182,7 @@ def first_entry(s: TunnelsState, key: str, cell: int) -> None:
 def mechanism(s: TunnelsState, dice: int) -> None:
     s.extra_fate += dice
     s.count("demonic-mechanism:extra fate dice", dice)
-    s.log(f"The demonic mechanism whirs: {dice} more fate die in the next threat phase.")
+    s.log(f"The demonic mechanism whirs; {dice} more fate die in the next threat phase.")
 
 
 @rule("flooded-tunnel.stop", "base.engagement")
@@ -200,7 +200,7 @@ def settle(s: TunnelsState) -> None:
         a.stage = "end"
         a.mov = 0
         s.count("flooded-tunnel:stopped a move")
-        s.log(f"The water stops the {s.name(a.piece)}.")
+        s.log(f"The water stops {s.the(a.piece)}.")
     elif enemies_at(s, here, a.side) or a.mov < 1:
         a.stage = "end"
 
@@ -211,7 +211,16 @@ def booby_outcomes(s: TunnelsState) -> list[Outcome]:
     return [Outcome(Action.of("booby", roll=face), Fraction(p)) for face, p in sorted(dist.items())]
 
 
-def booby_row(s: TunnelsState, face: int):
+def row_label(row: BoobyRow) -> str:
+    """A booby-trap row as the report names it: "rolled 2-3: 1 damage"."""
+    low, high = min(row.faces), max(row.faces)
+    roll = str(low) if low == high else f"{low}-{high}"
+    what = {"none": "nothing", "end-movement": "move ended", "place-warrior": "troglodyte"}
+    effect = f"{row.amount} damage" if row.effect == "damage" else what.get(row.effect, row.effect)
+    return f"rolled {roll}: {effect}"
+
+
+def booby_row(s: TunnelsState, face: int) -> BoobyRow:
     for row in s.data.booby_rows:
         if face in row.faces:
             return row
@@ -227,14 +236,14 @@ def booby_trap(s: TunnelsState, head: dict, face: int) -> None:
 
     key, cell = head["piece"], head["cell"]
     row = booby_row(s, face)
-    s.count(f"booby-trapped-tunnel:rolled {face}")
-    s.log(f"Booby trap at {s.board.where(cell)}: the demon player rolls {face}.")
+    s.count(f"booby-trapped-tunnel:{row_label(row)}")
+    s.log(f"The booby trap at {s.board.where(cell)} springs; the demon player rolls {face}.")
     if row.effect == "damage":
         combat.deal(s, key, row.amount, "booby-trapped-tunnel")
     elif row.effect == "end-movement" and s.act is not None:
         s.act.stage = "end"
         s.act.mov = 0
-        s.log(f"The {s.name(key)} must end its move.")
+        s.log(f"{s.The(key)} must end its move.")
     elif row.effect == "place-warrior":
         spawn(s, cell, "booby trap")
     elif row.effect == "none":

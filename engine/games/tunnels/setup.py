@@ -25,7 +25,7 @@ def new_game(data: Tunnels, board: Board, scenario: Scenario, seed: int,
         for _ in range(count):
             s.monsters.append(Monster(f"troglodyte-{s.next_uid}", "troglodyte", board.at(label)))
             s.next_uid += 1
-    s.log(f"Scenario: {scenario.name} on {board.name}. The squad ({len(s.warriors)} warriors) "
+    s.log(f"Scenario \"{scenario.name}\" on {board.name}. The squad ({len(s.warriors)} warriors) "
           f"starts at {board.where(start)}; the Demon at "
           f"{board.where(board.at(scenario.demon_start))}; troglodytes at "
           + ", ".join(f"{board.where(board.at(at))} x{n}" for at, n in scenario.troglodytes))

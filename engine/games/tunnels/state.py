@@ -199,6 +199,14 @@ class TunnelsState(GameState):
             return f"{self.data.troglodyte.name.lower()} {key.rsplit('-', 1)[1]}"
         return self.data.card(key).name
 
+    def the(self, key: str) -> str:
+        """A figure as a sentence names it: "the Sergeant", "the Demon", "troglodyte 4"."""
+        return self.name(key) if key.startswith("troglodyte") else f"the {self.name(key)}"
+
+    def The(self, key: str) -> str:
+        text = self.the(key)
+        return text[0].upper() + text[1:]
+
     # ----- copies and plain dicts ---------------------------------------------------------------
     _PLAIN = ("seed", "max_rounds", "round", "phase", "first", "moving", "sides_moved",
               "activated", "swapped", "triggered", "extra_fate", "queue", "next_uid", "winners",

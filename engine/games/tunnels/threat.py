@@ -44,7 +44,7 @@ def begin(s: TunnelsState) -> None:
     if s.extra_fate:
         s.count("demonic-mechanism:threat phases with an extra die")
     s.extra_fate = 0
-    s.log(f"Threat phase: the demon player rolls {dice} fate dice.")
+    s.log(f"Threat phase. The demon player rolls {dice} fate dice.")
     s.queue.append({"t": "roll", "what": "fate", "dice": dice})
 
 
@@ -54,8 +54,8 @@ def fate_outcomes(s: TunnelsState, dice: int) -> list[Outcome]:
 
 
 def resolve_fate(s: TunnelsState, troglodytes: int, curses: int) -> None:
-    s.log(f"Fate: {troglodytes} troglodyte{'s' if troglodytes != 1 else ''}, "
-          f"{curses} curse{'s' if curses != 1 else ''}.")
+    s.log(f"The fate dice show {troglodytes} troglodyte{'s' if troglodytes != 1 else ''} "
+          f"and {curses} curse{'s' if curses != 1 else ''}.")
     s.queue += [{"t": "decide", "what": "place", "seat": DEMON}] * troglodytes
     s.queue += [{"t": "decide", "what": "curse", "seat": DEMON}] * curses
 
@@ -134,7 +134,7 @@ def curse(s: TunnelsState, card: str) -> None:
     from engine.games.tunnels.combat import deal
 
     face = next(f for f in s.data.fate_faces if f.effect == "curse")
-    s.log(f"A curse falls on the {s.name(card)}.")
+    s.log(f"A curse falls on {s.the(card)}.")
     s.count("threat:curses")
     deal(s, card, face.amount, "curse")
 

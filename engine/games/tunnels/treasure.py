@@ -44,7 +44,7 @@ def give_loot(s: TunnelsState, card: str) -> None:
     for token, holder in zip(loot + decoys, [card, *others], strict=False):
         token.holder = holder
     s.log("Each warrior takes a treasure token face down.")
-    s.log(HIDDEN + f"The loot goes to the {s.name(card)}.")
+    s.log(HIDDEN + f"The loot goes to {s.the(card)}.")
     start_round(s)
 
 
@@ -78,13 +78,13 @@ def swap(s: TunnelsState, a: str, b: str) -> None:
     s.swapped += [a, b]
     s.count("token-swaps")
     if ta is not None and tb is not None:
-        s.log(f"The {s.name(a)} and the {s.name(b)} trade their treasure tokens.")
+        s.log(f"{s.The(a)} and {s.the(b)} trade their treasure tokens.")
     else:
         giver, taker = (a, b) if ta is not None else (b, a)
-        s.log(f"The {s.name(giver)} hands a treasure token to the {s.name(taker)}.")
+        s.log(f"{s.The(giver)} hands a treasure token to {s.the(taker)}.")
     for card in (a, b):
         if holding(s, card) == LOOT:
-            s.log(HIDDEN + f"The loot is now with the {s.name(card)}.")
+            s.log(HIDDEN + f"The loot is now with {s.the(card)}.")
     for card in (a, b):
         reach(s, card)
 
@@ -130,9 +130,9 @@ def take(s: TunnelsState, card: str, value: str) -> None:
     s.count("ground-swaps")
     face = f" ({value})" if s.scenario.face_up else ""
     verb = "swaps its token for one" if mine is not None else "picks up a token"
-    s.log(f"The {s.name(card)} {verb} from the ground{face}.")
+    s.log(f"{s.The(card)} {verb} from the ground{face}.")
     if value == LOOT and not s.scenario.face_up:
-        s.log(HIDDEN + f"The {s.name(card)} now carries the loot.")
+        s.log(HIDDEN + f"{s.The(card)} now carries the loot.")
     reach(s, card)
 
 
@@ -154,12 +154,12 @@ def reach(s: TunnelsState, card: str) -> None:
     if token is None:
         return
     if token.value == LOOT:
-        s.log(f"The {s.name(card)} carries the loot out at {s.board.where(warrior.cell)}!")
+        s.log(f"{s.The(card)} carries the loot out at {s.board.where(warrior.cell)}!")
         end_game(s, 0, "loot-escaped")
         return
     if s.scenario.decoy_at_goal == "revealed-and-discarded":
         token.gone = True
         token.holder = None
         s.count("decoys-revealed")
-        s.log(f"The {s.name(card)} turns its token up at {s.board.where(warrior.cell)}: "
-              "a decoy. It leaves the game.")
+        s.log(f"{s.The(card)} turns its token up at {s.board.where(warrior.cell)}; it is "
+              "a decoy and leaves the game.")

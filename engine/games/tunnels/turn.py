@@ -101,7 +101,6 @@ def start_round(s: TunnelsState) -> None:
         end_game(s, None, TURN_BOUND)
         return
     s.round += 1
-    s.log(f"Round {s.round}.")
     s.phase = INITIATIVE
     s.queue.append({"t": "roll", "what": "initiative"})
 
@@ -120,7 +119,8 @@ def roll_initiative(s: TunnelsState, mortal: int, demon: int) -> None:
         s.first = s.data.initiative_ties
     else:
         s.first = MORTAL if mortal > demon else DEMON
-    s.log(f"Initiative: mortal {mortal}, demon {demon}; the {PLAYERS[s.first]} moves first.")
+    s.log(f"Initiative rolls mortal {mortal}, demon {demon}; the {PLAYERS[s.first]} moves "
+          "first.")
     s.swapped = []
     if s.scenario.initiative_swaps and treasure.swap_options(s):
         s.phase = SWAPS
@@ -171,7 +171,7 @@ def advance(s: TunnelsState) -> None:
 def end_round(s: TunnelsState) -> None:
     """After the threat phase: the demon player wins when the last round has ended."""
     if s.round >= s.data.rounds:
-        s.log(f"Round {s.round} was the last: time runs out.")
+        s.log(f"Round {s.round} was the last; time runs out.")
         end_game(s, DEMON, "time-runs-out")
         return
     start_round(s)
