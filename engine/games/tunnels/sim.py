@@ -13,7 +13,17 @@ from engine.games.tunnels.state import TunnelsState
 
 SQUARES = ("hungry-tunnels", "narrow-tunnel", "flooded-tunnel", "booby-trapped-tunnel",
            "demonic-mechanism", "pentagram-room", "exit", "lair", "stash")
-"""The special squares, in the seed's order of the report's section (the stash last)."""
+"""The special squares, in the order of the report's section (the stash last)."""
+EFFECTS = (
+    "hungry-tunnels:damage doubled", "hungry-tunnels:extra damage",
+    "hungry-tunnels:grenade not doubled", "narrow-tunnel:held off",
+    "flooded-tunnel:stopped a move", "flooded-tunnel:left with the whole MOV",
+    "booby-trapped-tunnel:troglodytes placed", "demonic-mechanism:extra fate dice",
+    "pentagram-room:held more than the usual", "exit:held more than the usual",
+    "exit:carried the loot out", "exit:showed up a decoy", "lair:troglodytes placed",
+    "lair:placed next to the squad", "stash:carried the loot out", "stash:entered, no effect")
+"""What each special square does, as the report lists it even when it never happened (the
+booby trap's rows come from the games, one per row of its table)."""
 
 
 def details(state: TunnelsState) -> dict[str, Any]:
@@ -41,7 +51,7 @@ def report_sections(games: Sequence[GameSummary]) -> list[Section]:
     rounds: Counter[str] = Counter()
     lost_by_card: Counter[str] = Counter()
     lost_count: Counter[str] = Counter()
-    squares: Counter[str] = Counter()
+    squares: Counter[str] = Counter({key: 0 for key in EFFECTS})
     endings: Counter[str] = Counter()
     for g in games:
         sc = g.details["scenario"]

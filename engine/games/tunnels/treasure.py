@@ -154,6 +154,7 @@ def reach(s: TunnelsState, card: str) -> None:
     if token is None:
         return
     if token.value == LOOT:
+        s.count(f"{square.id}:carried the loot out")
         s.log(f"{s.The(card)} carries the loot out at {s.board.where(warrior.cell)}!")
         end_game(s, 0, "loot-escaped")
         return
@@ -161,5 +162,6 @@ def reach(s: TunnelsState, card: str) -> None:
         token.gone = True
         token.holder = None
         s.count("decoys-revealed")
+        s.count(f"{square.id}:showed up a decoy")
         s.log(f"{s.The(card)} turns its token up at {s.board.where(warrior.cell)}; it is "
               "a decoy and leaves the game.")
