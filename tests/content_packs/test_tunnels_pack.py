@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from packdata import entities, fact, plain
 
@@ -138,3 +141,25 @@ def test_every_designed_value_is_provisional(entity_id: str) -> None:
         assert isinstance(marks, str) and marks
     else:
         assert isinstance(marks, dict) and set(fields) <= set(marks)
+
+
+RULES = Path(__file__).resolve().parents[2] / "content" / PACK / "rules"
+CHAPTERS = sorted(RULES.glob("*/*.md"))
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_the_rulebook_prose_types_no_number(chapter: Path) -> None:
+    """Every number of the rules comes from a data reference (list numbering aside)."""
+    for number, line in enumerate(chapter.read_text(encoding="utf-8").splitlines(), 1):
+        prose = re.sub(r"\{\{.*?\}\}", "", line)
+        prose = re.sub(r"^\s*\d+\.\s", "", prose)
+        prose = re.sub(r"\{#[a-z0-9-]+\}", "", prose)
+        assert not re.search(r"\d", prose), f"{chapter.name}:{number}: {line}"
+
+
+def test_both_languages_have_the_same_chapters_and_sections() -> None:
+    def sections(lang: str) -> list[tuple[str, list[str]]]:
+        return [(p.name, re.findall(r"\{#([a-z0-9-]+)\}", p.read_text(encoding="utf-8")))
+                for p in sorted((RULES / lang).glob("*.md"))]
+
+    assert sections("ru") == sections("en")
