@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -33,6 +33,8 @@ class Board:
     rows: int
     cells: tuple[Cell, ...]
     neighbours: tuple[tuple[int, ...], ...]
+    _nearest: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict, compare=False,
+                                                            hash=False, repr=False)
 
     def at(self, label: str) -> int:
         col, row = parse_label(label)
@@ -74,6 +76,15 @@ class Board:
 
     def distance(self, a: int, b: int) -> int:
         return self.distances[a][b]
+
+    def to_nearest(self, targets: tuple[int, ...]) -> tuple[int, ...]:
+        """Every cell's steps to the nearest of `targets` (computed once per target set)."""
+        found = self._nearest.get(targets)
+        if found is None:
+            found = tuple(min((self.distances[c][t] for t in targets), default=10_000)
+                          for c in range(len(self.cells)))
+            self._nearest[targets] = found
+        return found
 
 
 @rule("base.board")

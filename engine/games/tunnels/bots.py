@@ -249,6 +249,9 @@ class DemonBot:
     def goal(self, v: DemonView) -> list[int]:
         return goal_cells(v.board, v.scenario.goal)
 
+    def to_goal(self, v: DemonView) -> tuple[int, ...]:
+        return v.board.to_nearest(tuple(self.goal(v)))
+
     def quarry(self, v: DemonView) -> list[int]:
         """The cells the demon side should go for: the loot when it is known, else the token
         carriers nearest the goal (and tokens on the ground)."""
@@ -257,11 +260,10 @@ class DemonBot:
         if v.loot_holder is not None:
             holder = next(w for w in v.warriors if w.card == v.loot_holder)
             return [holder.cell]
-        goal = self.goal(v)
+        to_goal = self.to_goal(v)
         carriers = [w for w in v.alive() if w.carries] or v.alive()
-        near = min(min(v.board.distance(w.cell, g) for g in goal) for w in carriers)
-        cells = [w.cell for w in carriers if min(v.board.distance(w.cell, g) for g in goal)
-                 <= near + 1]
+        near = min(to_goal[w.cell] for w in carriers)
+        cells = [w.cell for w in carriers if to_goal[w.cell] <= near + 1]
         return cells + [c for c, _ in v.ground]
 
     def order(self, v: DemonView, legal: list[Action]) -> Action:
@@ -292,18 +294,17 @@ class DemonBot:
         """The square to make for: the first one on a quarry's shortest way to the goal that
         this figure reaches no later than the quarry, avoiding crowds a grenade could clear;
         a badly wounded Demon keeps away from the squad."""
-        goal = self.goal(v)
         if m.kind == "demon" and m.wounds >= (v.data.demon.wounds or 1) - 2:
             return self.retreat(v, m)
         mov = v.data.demon.mov if m.kind == "demon" else v.data.troglodyte.mov
         grenadiers = [w.cell for w in v.alive() if w.grenades]
+        to_goal = self.to_goal(v)
         best: tuple[int, int, int] | None = None
         spot = None
         for q in self.quarry(v):
-            to_goal = min(v.board.distance(q, g) for g in goal)
             for c in range(len(v.board.cells)):
                 ahead = v.board.distance(q, c)
-                if ahead + min(v.board.distance(c, g) for g in goal) != to_goal:
+                if ahead + to_goal[c] != to_goal[q]:
                     continue
                 mine = -(-v.board.distance(m.cell, c) // mov)
                 theirs = -(-ahead // 3)
@@ -334,12 +335,11 @@ class DemonBot:
 
     def place(self, v: DemonView, legal: list[Action]) -> Action:
         quarry = self.quarry(v)
-        goal = self.goal(v)
+        to_goal = self.to_goal(v)
 
         def detour(a: Action) -> tuple:
             cell = v.board.at(a.get("at"))
-            best = min(v.board.distance(q, cell) + min(v.board.distance(cell, g) for g in goal)
-                       - min(v.board.distance(q, g) for g in goal) for q in quarry)
+            best = min(v.board.distance(q, cell) + to_goal[cell] - to_goal[q] for q in quarry)
             near = min(v.board.distance(q, cell) for q in quarry)
             return (best, near, cell)
 

@@ -9,6 +9,7 @@ except a grenade's.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from math import comb
 
 from engine.core.api import Action, Outcome
@@ -49,9 +50,12 @@ def attack(s: TunnelsState, key: str, target: str) -> None:
 
 def hits_distribution(attack_: Attack) -> dict[int, Fraction]:
     """Exact chance of each number of hits: every die hits on its faces independently."""
-    p = attack_.p_hit
-    n = attack_.dice
-    return {k: comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)}
+    return dict(_binomial(attack_.dice, attack_.p_hit))
+
+
+@lru_cache(maxsize=64)
+def _binomial(n: int, p: Fraction) -> tuple[tuple[int, Fraction], ...]:
+    return tuple((k, comb(n, k) * p**k * (1 - p) ** (n - k)) for k in range(n + 1))
 
 
 def attack_outcomes(s: TunnelsState, head: dict) -> list[Outcome]:

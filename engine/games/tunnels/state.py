@@ -100,6 +100,8 @@ class TunnelsState(GameState):
         self.ended_by = ""
         self.events: list[str] = []
         self.stats: dict[str, int] = {}
+        self._legal: list[Action] | None = None
+        """The legal actions of this position, once asked (never part of the state's value)."""
 
     # ----- the OpenSpiel interface ------------------------------------------------------------
     @property
@@ -112,6 +114,12 @@ class TunnelsState(GameState):
         if self.phase == MOVEMENT:
             return self.moving
         return MORTAL
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions, computed once per position (a copy, so callers may keep it)."""
+        if self._legal is None:
+            self._legal = super().legal_actions()
+        return list(self._legal)
 
     def _player_actions(self) -> list[Action]:
         from engine.games.tunnels.turn import player_actions
@@ -126,7 +134,9 @@ class TunnelsState(GameState):
     def _apply(self, action: Action) -> None:
         from engine.games.tunnels.turn import apply_action
 
+        self._legal = None
         apply_action(self, action)
+        self._legal = None
 
     @property
     def returns(self) -> list[float]:
@@ -247,6 +257,7 @@ class TunnelsState(GameState):
         other.monsters = [Monster(**asdict(m)) for m in self.monsters]
         other.tokens = [Token(**asdict(t)) for t in self.tokens]
         other.act = Activation(**asdict(self.act)) if self.act else None
+        other._legal = None
         return other
 
     def __eq__(self, other: object) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from math import factorial
 
 from engine.core.api import Action, IllegalActionError, Outcome
@@ -23,7 +24,13 @@ def fate_chances(data: Tunnels) -> dict[str, Fraction]:
 def fate_distribution(data: Tunnels, dice: int) -> dict[tuple[int, int], Fraction]:
     """Exact chance of (troglodytes, curses) among `dice` fate dice (a multinomial)."""
     p = fate_chances(data)
-    pt, pc = p.get("troglodyte", Fraction(0)), p.get("curse", Fraction(0))
+    return dict(_multinomial(p.get("troglodyte", Fraction(0)), p.get("curse", Fraction(0)),
+                             dice))
+
+
+@lru_cache(maxsize=64)
+def _multinomial(pt: Fraction, pc: Fraction, dice: int
+                 ) -> tuple[tuple[tuple[int, int], Fraction], ...]:
     pn = 1 - pt - pc
     out: dict[tuple[int, int], Fraction] = {}
     for t in range(dice + 1):
@@ -33,7 +40,7 @@ def fate_distribution(data: Tunnels, dice: int) -> dict[tuple[int, int], Fractio
             chance = ways * pt**t * pc**c * pn**n
             if chance:
                 out[(t, c)] = chance
-    return out
+    return tuple(out.items())
 
 
 @rule("base.fate-dice")
