@@ -96,3 +96,18 @@ def test_a_hit_face_off_the_die_is_found():
     found = broken(sergeant__attack={"dice": 2, "hits": [7]})
     assert [(f.code, f.entity, f.path) for f in found] == [
         ("unreachable", "sergeant", "attack.hits")]
+
+
+def test_relic_check_points_at_the_content_line(capsys, tmp_path):
+    import shutil
+
+    pack = tmp_path / "tunnels"
+    shutil.copytree(ROOT / "content" / "tunnels", pack)
+    markers = pack / "markers.yaml"
+    lines = markers.read_text(encoding="utf-8").splitlines()
+    where = lines.index("  count: 15") + 1
+    lines[where - 1] = "  count: 10"
+    markers.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["check", str(pack)]) == 1
+    out = capsys.readouterr().out
+    assert f"markers.yaml:{where}:10: error[engine-count]: 10 damage markers" in out
