@@ -2,6 +2,11 @@
 
 Adding `schemas/kinds/<kind>.json` adds a kind; the loader has no per-kind code.
 References between entities are marked in schemas with the `x-ref` keyword.
+
+A pack's own schemas are content like any other: they are read through the safe file reader
+(`pipeline.fsutil`), and one that is not JSON, nests too deeply, is no valid draft-07 schema or
+has a `$ref` that leads nowhere gets a `bad-schema` diagnostic and is left out (`problems`,
+`broken`) instead of stopping the check.
 """
 
 from __future__ import annotations
@@ -14,15 +19,22 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft7Validator, ValidationError, validators
+from jsonschema import Draft7Validator, SchemaError, ValidationError, validators
 from referencing import Registry, Resource
+from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT7
+
+from pipeline.diagnostics import Diagnostic, Span, error, relative
+from pipeline.fsutil import Refused, project_root, read_file, scan_tree
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_DIR = PROJECT_ROOT / "schemas"
 REF_KEYWORD = "x-ref"
+DEPENDS_KEYWORD = "x-depends"  # beside x-ref: the reference means "must come first"
 STANDALONE_KEYWORD = "x-standalone"
 SCHEMA_ID_PREFIX = "relic://schemas/"
+MAX_SCHEMA_BYTES = 1024 * 1024
+MAX_SCHEMA_DEPTH = 64
 
 # Schema ids use the relic:// scheme; teach urljoin that it has relative paths like https.
 for _registry in (urllib.parse.uses_relative, urllib.parse.uses_netloc):
@@ -64,6 +76,7 @@ class Reference:
     path: tuple[str | int, ...]
     target: str
     kinds: tuple[str, ...]  # empty: any kind
+    depends: bool = False  # marked `x-depends`: the target must come first (no cycles)
 
 
 @dataclass(frozen=True)
@@ -73,20 +86,65 @@ class Catalogue:
     roots: tuple[Path, ...] = (SCHEMA_DIR,)
 
     @cached_property
-    def documents(self) -> dict[str, dict]:
-        docs = {}
+    def _loaded(self) -> tuple[dict[str, dict], tuple[Diagnostic, ...], frozenset[str]]:
+        """(documents, problems, broken kinds). A pack schema that cannot be used is left out:
+        the project's schema of the same name, if any, stays in force."""
+        ours: dict[str, dict] = {}
+        theirs: dict[str, tuple[dict, Path]] = {}
+        problems: list[Diagnostic] = []
+        left_out: set[str] = set()
         for root in self.roots:
-            for path in sorted(root.rglob("*.json")):
-                docs[path.relative_to(root).as_posix()] = json.loads(path.read_text("utf-8"))
-        return docs
+            if root == SCHEMA_DIR:  # the project's own schemas
+                for path in sorted(root.rglob("*.json")):
+                    ours[path.relative_to(root).as_posix()] = json.loads(path.read_text("utf-8"))
+                continue
+            project = project_root(root.parent)
+            for path in scan_tree(root, project).files:  # the scan of the pack reports the rest
+                if path.suffix != ".json":
+                    continue
+                rel = path.relative_to(root).as_posix()
+                doc, problem = _read_schema(path, project)
+                if problem is None:
+                    theirs[rel] = (doc, path)
+                else:
+                    problems.append(problem)
+                    left_out.add(rel)
+        docs = {**ours, **{rel: doc for rel, (doc, _) in theirs.items()}}
+        registry = _registry_of(docs)
+        for rel, (doc, path) in sorted(theirs.items()):
+            problem = _unresolvable(doc, rel, path, registry)
+            if problem is not None:
+                problems.append(problem)
+                left_out.add(rel)
+        for rel in left_out:
+            if rel in ours:
+                docs[rel] = ours[rel]
+            else:
+                docs.pop(rel, None)
+        broken = {
+            rel.removeprefix("kinds/").removesuffix(".json")
+            for rel in left_out
+            if rel.startswith("kinds/") and rel not in ours
+        }
+        return docs, tuple(problems), frozenset(broken)
+
+    @property
+    def documents(self) -> dict[str, dict]:
+        return self._loaded[0]
+
+    @property
+    def problems(self) -> tuple[Diagnostic, ...]:
+        """Diagnostics for the pack's schemas that could not be used."""
+        return self._loaded[1]
+
+    @property
+    def broken(self) -> frozenset[str]:
+        """Kinds whose pack schema is unusable (their entities are not validated)."""
+        return self._loaded[2]
 
     @cached_property
     def registry(self) -> Registry:
-        resources = [
-            (SCHEMA_ID_PREFIX + rel, Resource.from_contents(doc, default_specification=DRAFT7))
-            for rel, doc in self.documents.items()
-        ]
-        return Registry().with_resources(resources)
+        return _registry_of(self.documents)
 
     @cached_property
     def kinds(self) -> tuple[str, ...]:
@@ -126,10 +184,76 @@ class Catalogue:
                     if isinstance(kinds, str)
                     else tuple(kinds)
                 )
-                refs.append(Reference(tuple(err.absolute_path), err.instance, kinds))
+                depends = isinstance(err.schema, dict) and err.schema.get(DEPENDS_KEYWORD) is True
+                refs.append(Reference(tuple(err.absolute_path), err.instance, kinds, depends))
             else:
                 errors.append(err)
         return errors, refs
+
+
+def _registry_of(docs: dict[str, dict]) -> Registry:
+    resources = [
+        (SCHEMA_ID_PREFIX + rel, Resource.from_contents(doc, default_specification=DRAFT7))
+        for rel, doc in docs.items()
+    ]
+    return Registry().with_resources(resources)
+
+
+def _unresolvable(doc: dict, rel: str, path: Path, registry: Registry) -> Diagnostic | None:
+    """A `$ref` of a pack schema that leads to no schema of the catalogue (the registry has no
+    way to fetch anything, so a URL leads nowhere too)."""
+    try:
+        inline_refs(doc, SCHEMA_ID_PREFIX + rel, registry)
+    except (Unresolvable, RecursionError, TypeError, ValueError, KeyError) as exc:
+        what = getattr(exc, "ref", None) or type(exc).__name__
+        return error("bad-schema", f"a $ref leads nowhere: {what}", Span(relative(path)),
+                     "a $ref names another schema of the project or the pack by a relative "
+                     "path, such as ../defs.json#/definitions/text")
+    return None
+
+
+def _depth(doc: Any) -> int:
+    """How deeply a JSON document nests (iteratively)."""
+    deepest, stack = 0, [(doc, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict | list):
+            deepest = max(deepest, depth)
+            if depth <= MAX_SCHEMA_DEPTH:
+                children = node.values() if isinstance(node, dict) else node
+                stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def _read_schema(path: Path, project: Path) -> tuple[dict | None, Diagnostic | None]:
+    """One schema file of a pack, or the diagnostic that says why it cannot be used."""
+    display = relative(path)
+
+    def bad(message: str, line: int = 1, col: int = 1, hint: str | None = None):
+        return None, error("bad-schema", message, Span(display, line, col), hint)
+
+    try:
+        raw = read_file(path, MAX_SCHEMA_BYTES, project, display)
+    except Refused as exc:
+        return None, exc.diagnostic
+    try:
+        doc = json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        return bad("the schema is not UTF-8")
+    except json.JSONDecodeError as exc:
+        return bad(f"not JSON: {exc.msg}", exc.lineno, exc.colno)
+    except (ValueError, RecursionError) as exc:
+        return bad(f"not JSON: {type(exc).__name__}")
+    if not isinstance(doc, dict):
+        return bad("a schema is a JSON object")
+    if _depth(doc) > MAX_SCHEMA_DEPTH:
+        return bad(f"the schema nests deeper than {MAX_SCHEMA_DEPTH} levels")
+    try:
+        Draft7Validator.check_schema(doc)
+    except SchemaError as exc:
+        where = "/".join(str(p) for p in exc.absolute_path) or "(top)"
+        return bad(f"not a valid draft-07 schema at {where}: {exc.message[:200]}")
+    return doc, None
 
 
 CATALOGUE = Catalogue()

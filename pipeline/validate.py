@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from jsonschema import ValidationError
+from referencing.exceptions import Unresolvable
 
 from pipeline.diagnostics import Diagnostic, error
 from pipeline.model import PathKey, SourceFile
@@ -122,12 +123,19 @@ def validate_entity(
     kind = item.get("kind")
     if not isinstance(kind, str):
         return None, [error("missing-kind", "entity has no 'kind'", span)]
+    if kind in catalogue.broken:  # its schema has its own bad-schema diagnostic
+        return None, []
     if kind not in catalogue.kinds:
         hint = did_you_mean(kind, catalogue.kinds) or "known kinds: " + ", ".join(catalogue.kinds)
         return None, [
             error("unknown-kind", f"unknown kind '{kind}'", source.span((*prefix, "kind")), hint)
         ]
-    errors, refs = catalogue.check(f"kinds/{kind}.json", item)
+    try:
+        errors, refs = catalogue.check(f"kinds/{kind}.json", item)
+    except (Unresolvable, RecursionError) as exc:
+        where = source.span((*prefix, "kind"))
+        return None, [error("bad-schema", f"the schema of kind '{kind}' cannot be used: "
+                            f"{type(exc).__name__}", where)]
     if errors:
         return None, schema_diagnostics(errors, source, prefix)
     return ValidEntity(source, prefix, item, tuple(refs)), []
