@@ -93,29 +93,54 @@ def printable_path(path: str) -> str:
 MAX_PER_FILE = 100
 
 
-def cap_per_file(diagnostics: Sequence[Diagnostic], limit: int = MAX_PER_FILE
-                 ) -> list[Diagnostic]:
+@dataclass
+class Omitted:
+    """Diagnostics of one file that were counted but never built (past the cap)."""
+
+    count: int = 0
+    exact: bool = True  # False: validation stopped early, so there may be more
+    span: Span | None = None  # where the first of them stands
+
+    def add(self, count: int, span: Span | None, exact: bool) -> None:
+        if span is not None and (self.span is None or span < self.span):
+            self.span = span
+        self.count += count
+        self.exact = self.exact and exact
+
+
+def cap_per_file(
+    diagnostics: Sequence[Diagnostic],
+    omitted: dict[str, Omitted] | None = None,
+    limit: int = MAX_PER_FILE,
+) -> list[Diagnostic]:
     """At most `limit` diagnostics per file (the first ones, in file order), then one that says
-    how many more there are."""
+    how many more there are (`omitted`: those counted but never built)."""
+    omitted = omitted or {}
     per_file = Counter(d.span.file for d in diagnostics)
-    if all(n <= limit for n in per_file.values()):
+    if not omitted and all(n <= limit for n in per_file.values()):
         return list(diagnostics)
     kept: list[Diagnostic] = []
-    omitted: dict[str, list[Diagnostic]] = {}
+    rest: dict[str, list[Diagnostic]] = {}
     shown: Counter[str] = Counter()
     for d in sorted(diagnostics, key=Diagnostic.sort_key):
         if shown[d.span.file] < limit:
             shown[d.span.file] += 1
             kept.append(d)
         else:
-            omitted.setdefault(d.span.file, []).append(d)
-    for rest in omitted.values():
-        errors = sum(d.severity is Severity.ERROR for d in rest)
+            rest.setdefault(d.span.file, []).append(d)
+    for file in sorted(set(rest) | set(omitted)):
+        more = Omitted()
+        for d in rest.get(file, []):
+            more.add(1, d.span, exact=True)
+        if file in omitted:
+            counted = omitted[file]
+            more.add(counted.count, counted.span or Span(file), counted.exact)
+        errors = any(d.severity is Severity.ERROR for d in rest.get(file, [])) or file in omitted
+        amount = f"{more.count}" if more.exact else f"at least {more.count}"
         kept.append(Diagnostic(
             "more-diagnostics",
-            f"{len(rest)} more problems in this file are not shown ({errors} errors, "
-            f"{len(rest) - errors} warnings); the first {limit} are",
-            rest[0].span,
+            f"{amount} more problems in this file are not shown; the first {shown[file]} are",
+            more.span or Span(file),
             Severity.ERROR if errors else Severity.WARNING,
             "fix these and check again",
         ))

@@ -112,6 +112,7 @@ class _Composer:
     def __init__(self, display: str, text: str = ""):
         self.display = display
         self.text = text
+        self.has_question_mark = "?" in text
         self.positions: dict[PathKey, tuple[int, int]] = {}
         self.anchors: dict[str, tuple[Any, int]] = {}
         self.stack: list[_Frame] = []
@@ -157,6 +158,8 @@ class _Composer:
         """`?` written right before a value in a flow collection (`{?0: 1}`, `[?x]`): libyaml
         (so relic) reads an explicit-key indicator, YAML 1.2 readers (editors) read the text
         `?0`. Content whose meaning depends on the reader is refused."""
+        if not self.has_question_mark:
+            return
         mark = event.start_mark
         index = getattr(mark, "index", 0) if mark is not None else 0
         if 0 < index <= len(self.text) and self.text[index - 1] == "?":
@@ -242,8 +245,9 @@ class _Composer:
             self._set_key(value, event)
             return
         path = self._child_path(event)
-        self.positions[path] = (event.start_mark.line + 1, event.start_mark.column + 1)
-        anchor = getattr(event, "anchor", None)
+        mark = event.start_mark
+        self.positions[path] = (mark.line + 1, mark.column + 1)
+        anchor = event.anchor
         if anchor and isinstance(event, ev.ScalarEvent):
             self.anchors[anchor] = (value, 1)
         self._attach(value, size, event)

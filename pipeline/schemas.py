@@ -12,6 +12,7 @@ has a `$ref` that leads nowhere gets a `bad-schema` diagnostic and is left out (
 from __future__ import annotations
 
 import json
+import os
 import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -99,7 +100,12 @@ class Catalogue:
                     ours[path.relative_to(root).as_posix()] = json.loads(path.read_text("utf-8"))
                 continue
             project = project_root(root.parent)
-            for path in scan_tree(root, project).files:  # the scan of the pack reports the rest
+            tree = scan_tree(root, project)
+            for refused in tree.diagnostics:  # the scan of the pack reports them
+                where = Path(os.path.abspath(refused.span.file))
+                if where.suffix == ".json":
+                    left_out.add(where.relative_to(os.path.abspath(root)).as_posix())
+            for path in tree.files:
                 if path.suffix != ".json":
                     continue
                 rel = path.relative_to(root).as_posix()
@@ -171,10 +177,16 @@ class Catalogue:
     def _validators(self) -> dict[str, Draft7Validator]:
         return {}
 
-    def check(self, rel: str, instance: Any) -> tuple[list[ValidationError], list[Reference]]:
-        """Validate; return the real errors and the references found, separately."""
+    def check(
+        self, rel: str, instance: Any, limit: int | None = None
+    ) -> tuple[list[ValidationError], list[Reference]]:
+        """Validate; return the real errors and the references found, separately. With `limit`,
+        validation stops at that many errors (a list of 10^5 wrong values costs no more than a
+        few; the references of an invalid instance are not needed)."""
         errors, refs = [], []
         for err in self.validator(rel).iter_errors(instance):
+            if limit is not None and len(errors) >= limit:
+                break
             if err.validator == REF_KEYWORD:
                 kinds = err.validator_value
                 kinds = (

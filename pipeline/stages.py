@@ -17,6 +17,7 @@ from pathlib import Path
 from pipeline import checks
 from pipeline.diagnostics import (
     Diagnostic,
+    Omitted,
     RelicError,
     Severity,
     Span,
@@ -45,6 +46,7 @@ class Analysis:
     pack_dir: Path
     model: Model | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    omitted: dict[str, Omitted] = field(default_factory=dict)  # counted, past the cap
 
     @property
     def ok(self) -> bool:
@@ -206,14 +208,21 @@ def analyze(pack_dir: Path, plugins: bool = True) -> Analysis:
     """Run every stage on one pack; collect every problem; stop before plug-ins on errors.
     A file with very many problems shows the first of them and says how many more it has."""
     result = _analyze(pack_dir, plugins)
-    result.diagnostics = cap_per_file(result.diagnostics)
+    result.diagnostics = cap_per_file(result.diagnostics, result.omitted)
     return result
+
+
+def _refused(tree: Tree, path: Path) -> bool:
+    display = relative(path)
+    return any(d.span.file == display and d.severity is Severity.ERROR for d in tree.diagnostics)
 
 
 def _analyze(pack_dir: Path, plugins: bool) -> Analysis:
     result = Analysis(pack_dir)
     tree = scan_tree(pack_dir)  # every entry looked at before anything is opened
     result.diagnostics += tree.diagnostics
+    if _refused(tree, pack_dir / "schemas"):
+        return result  # validating against the wrong schemas would only give false errors
     catalogue = catalogue_for(pack_dir)
     result.diagnostics += catalogue.problems
     manifest = pack_dir / MANIFEST
@@ -230,11 +239,13 @@ def _analyze(pack_dir: Path, plugins: bool) -> Analysis:
     entities, invalid_ids = [], {}
     for r in results:
         result.diagnostics += r.diagnostics + r.validated.diagnostics
+        result.omitted.update(r.validated.omitted)
         entities += r.validated.entities
         invalid_ids.update(r.validated.invalid_ids)
     if pack is None:
         return result
-    unreadable = any(r.source is None for r in results)
+    refused = any(d.severity is Severity.ERROR for d in tree.diagnostics)
+    unreadable = refused or any(r.source is None for r in results)
     model, problems = resolve(pack, entities, catalogue, Partial(unreadable, invalid_ids))
     result.diagnostics += problems
     result.model = model
