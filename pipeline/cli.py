@@ -22,20 +22,27 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
+    """Every subcommand; a command module with `extend(argv)` may add options that depend on
+    the command line (`relic sim --pack X` adds the options of X's game)."""
     parser = _Parser(prog="relic", description="Check, simulate and print tabletop game content.")
     parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
-    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"{commands.__name__}.{info.name}")
+    modules = [importlib.import_module(f"{commands.__name__}.{info.name}")
+               for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name)]
+    for module in modules:
         if hasattr(module, "register"):
             module.register(sub)
+    for module in modules:
+        if hasattr(module, "extend"):
+            module.extend(list(argv))
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     try:
         return int(args.run(args) or 0)

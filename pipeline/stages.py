@@ -174,7 +174,9 @@ def load_manifest(
         manifest=manifest,
         data=freeze(data),
     )
-    return info, problems
+    from pipeline.games import ruleset_problems
+
+    return info, problems + ruleset_problems(info)
 
 
 def plugin_checks() -> list[tuple[str, CheckFn]]:

@@ -1,4 +1,5 @@
-"""Replay logs: the initial state, every action and who took it; enough to replay exactly."""
+"""Replay logs: the game and engine version, the initial state, every action and who took it;
+enough to replay exactly (`relic replay --verify` uses the game the log names)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ class ReplayLog:
     setup: dict[str, Any]
     steps: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] = field(default_factory=dict)
+    engine: str = ""
+    """The game's name and engine version that wrote the log ("catacombs 1.0")."""
 
     def record(self, player: int, action: Action, turn: int, note: str = "") -> None:
         self.steps.append(
@@ -27,6 +30,7 @@ class ReplayLog:
         payload = {
             "format": "relic-replay/1",
             "game": self.game,
+            "engine": self.engine,
             "players": self.players,
             "seed": self.seed,
             "setup": self.setup,
@@ -40,6 +44,5 @@ class ReplayLog:
         raw = json.loads(text)
         if raw.get("format") != "relic-replay/1":
             raise ValueError(f"not a relic replay log (format {raw.get('format')!r})")
-        return cls(
-            raw["game"], raw["players"], raw["seed"], raw["setup"], raw["steps"], raw["result"]
-        )
+        return cls(raw["game"], raw["players"], raw["seed"], raw["setup"], raw["steps"],
+                   raw["result"], raw.get("engine", ""))

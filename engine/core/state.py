@@ -13,10 +13,15 @@ class GameState(ABC):
     """A game position. Chance nodes are explicit: `current_player == CHANCE`.
 
     Subclasses keep every bit of state in plain, comparable attributes, so `clone()`,
-    `to_dict()` / `from_dict()` and `==` are exact.
+    `to_dict()` / `from_dict()` and `==` are exact. Besides the methods below, every state
+    has `rng` (its seeded generator), `round` (the current round, 0 during setup) and `events`
+    (the human-readable log of what happened, one line per event, only ever appended to; replay
+    logs and `relic replay --verify` compare them).
     """
 
     rng: Rng
+    round: int
+    events: list[str]
 
     # ----- to implement -----------------------------------------------------------------------
     @property

@@ -12,24 +12,24 @@ from typing import Any
 import icepool
 
 from engine.core.dice import Dice, distribution
+from engine.core.game import OddsTable
+from engine.core.notation import RollRange
+from engine.core.odds import odds_row
 
 MAX_DICE = 6
 """Totals are given for pools of 1 to this many of a pack's own dice."""
 
 
 def roll_span(roll: str) -> tuple[int, int | None]:
-    """The totals a row covers: "4" -> (4, 4), "2-3" -> (2, 3), "12+" -> (12, None)."""
-    text = str(roll).strip()
-    if text.endswith("+"):
-        return int(text[:-1]), None
-    low, _, high = text.partition("-")
-    return int(low), int(high or low)
+    """The totals a row covers: "4" -> (4, 4), "2-3" -> (2, 3), "12+" and "2-12+" ->
+    (12, None) and (2, None)."""
+    span = RollRange.parse(roll)
+    return span.low, span.high
 
 
 def row_chance(totals: Mapping[int, Fraction], roll: str) -> Fraction:
-    low, high = roll_span(roll)
-    return sum((p for t, p in totals.items() if t >= low and (high is None or t <= high)),
-               Fraction(0))
+    span = RollRange.parse(roll)
+    return sum((p for t, p in totals.items() if t in span), Fraction(0))
 
 
 def table_odds(entity: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -61,27 +61,13 @@ def pack_odds(entities: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     return {"tables": tables, "dice": dice}
 
 
-def as_json(odds: Mapping[str, Any]) -> dict[str, Any]:
-    """The same, with every chance as a string fraction ("1/6") and totals as string keys."""
-    def plain(value: Any) -> Any:
-        if isinstance(value, Fraction):
-            return str(value)
-        if isinstance(value, Mapping):
-            return {str(k): plain(v) for k, v in value.items()}
-        if isinstance(value, list):
-            return [plain(v) for v in value]
-        return value
-
-    return plain(odds)
-
-
-def render_text(odds: Mapping[str, Any]) -> str:
-    lines = []
-    for table_id, table in odds["tables"].items():
-        lines.append(f"== table {table_id} ({table['dice']})")
-        lines.append("  " + "  ".join(f"{r['roll']}:{r['chance']}" for r in table["rows"]))
-    for die_id, pools in odds["dice"].items():
-        lines.append(f"== die {die_id}: totals of 1 to {len(pools)} dice")
-        for n, totals in pools.items():
-            lines.append(f"  {n}: " + "  ".join(f"{t}:{p}" for t, p in totals.items()))
-    return "\n".join(lines) + "\n" if lines else "no roll tables or dice in this pack\n"
+def pack_odds_tables(entities: Iterable[Mapping[str, Any]]) -> list[OddsTable]:
+    """The same as typed tables: one per roll table, one per custom die (a row per pool)."""
+    found = pack_odds(entities)
+    tables = [OddsTable(f"table-{tid}", f"table {tid} ({t['dice']})",
+                        (odds_row("", {r["roll"]: r["chance"] for r in t["rows"]}),))
+              for tid, t in found["tables"].items()]
+    tables += [OddsTable(f"die-{did}", f"die {did}: totals of 1 to {len(pools)} dice",
+                         tuple(odds_row(f"{n}", totals) for n, totals in pools.items()))
+               for did, pools in found["dice"].items()]
+    return tables

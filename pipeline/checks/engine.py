@@ -1,8 +1,10 @@
-"""Engine-driven consistency checks: roll tables, thresholds, counts, decks, tiles, a smoke run,
-and the link between the rules trace and the engine's rules.
+"""Engine-driven consistency checks and the link between the rules trace and the engine.
 
-Runs for packs whose ruleset has a rules engine (the catacombs). Each finding becomes a
-diagnostic at the content line it names.
+Runs for packs whose manifest names a ruleset; the game registered under it (see
+`pipeline/games.py`) reports its findings (tables cover every reachable total, thresholds are
+reachable, counts suffice, a seeded smoke game per player count), each at the content line it
+names. Trace entries must name real functions of that game, and every `@rule` of the game must
+name a trace entry.
 """
 
 from __future__ import annotations
@@ -11,31 +13,22 @@ import importlib
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from engine.core.game import Game
 from pipeline.checks.trace import items, load_traces
-from pipeline.diagnostics import Diagnostic, Severity, error, warning
+from pipeline.diagnostics import Diagnostic, RelicError, error, warning
+from pipeline.games import build_game, finding_diagnostic, game_package
 from pipeline.model import Model
 
 
 def check(model: Model) -> Iterable[Diagnostic]:
-    if model.pack.ruleset != "catacombs":
-        return []
-    from engine.core.api import ContentError
-    from engine.games.catacombs.consistency import Finding, run_all
-
     try:
-        findings = run_all(model.to_plain())
-    except ContentError as exc:
-        findings = [Finding("engine-content", str(exc), None)]
-    return [_diagnostic(model, f) for f in findings] + list(trace_links(model))
-
-
-def _diagnostic(model: Model, finding: Any) -> Diagnostic:
-    if finding.entity is not None and finding.entity in model.by_id:
-        span = model.locate(finding.entity, finding.path)
-    else:
-        span = model.pack.manifest.span(("ruleset",))
-    severity = Severity.WARNING if finding.severity == "warning" else Severity.ERROR
-    return Diagnostic(f"engine-{finding.code}", finding.message, span, severity, finding.hint)
+        game = build_game(model)
+    except RelicError as exc:
+        return exc.diagnostics
+    if game is None:
+        return []
+    findings = [finding_diagnostic(model, f) for f in game.consistency()]
+    return findings + list(trace_links(model, game))
 
 
 def resolve_function(dotted: str) -> Any:
@@ -54,16 +47,14 @@ def resolve_function(dotted: str) -> Any:
     return None
 
 
-def trace_links(model: Model) -> Iterator[Diagnostic]:
-    """Trace entries name real engine functions; every engine rule names a trace entry."""
-    from engine.games.catacombs import game  # noqa: F401 - registers the rules
-    from engine.games.catacombs.registry import RULES
-
+def trace_links(model: Model, game: Game) -> Iterator[Diagnostic]:
+    """Trace entries name real functions of the game; every game rule names a trace entry."""
     sources, _ = load_traces(model.pack.root)
     if not sources:
         return
+    package = game_package(game)
     traced: set[str] = set()
-    rules = RULES.refs()
+    rules = game.rules.refs()
     for source in sources:
         for item in items(source):
             ident = item.data.get("id")
@@ -71,10 +62,11 @@ def trace_links(model: Model) -> Iterator[Diagnostic]:
             target = item.data.get("engine")
             if not target:
                 continue
-            if not target.startswith("engine.") or resolve_function(target) is None:
+            if not target.startswith(package + ".") or resolve_function(target) is None:
                 yield error(
                     "engine-unknown-function",
-                    f"trace entry '{ident}' names '{target}', which is no engine function",
+                    f"trace entry '{ident}' names '{target}', which is no function of the "
+                    f"game '{game.name}' ({package})",
                     item.span("engine"),
                 )
             status = item.data.get("status")

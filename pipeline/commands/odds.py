@@ -1,4 +1,4 @@
-"""`relic odds --pack catacombs [--format json]`: exact probabilities as fractions."""
+"""`relic odds --pack ID [--format json]`: exact probabilities as fractions."""
 
 from __future__ import annotations
 
@@ -7,14 +7,18 @@ import json
 import sys
 from pathlib import Path
 
+from pipeline.games import build_game
 from pipeline.stages import load_model, pack_dir_for
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "odds",
-        help="exact odds of every table and check (as fractions); without a rules engine, of "
+        help="exact odds of every roll of a pack's game (as fractions); without a game, of "
         "every roll table and custom die",
+        description="Exact chances, as fractions, of every roll the pack's game has, at every "
+        "relevant stat level. A pack that names no ruleset gets the chance of every row of its "
+        "roll tables and the totals of 1 to 6 of its own dice.",
     )
     p.add_argument("--pack", required=True, help="the pack id")
     p.add_argument("--content", default="content", help="the folder of packs (default: content)")
@@ -23,19 +27,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from engine.core.odds import as_json, render_text
+    from engine.core.table_odds import pack_odds_tables
+
     model = load_model(pack_dir_for(Path(args.content), args.pack))
-    if model.pack.ruleset == "catacombs":
-        from engine.games.catacombs.data import from_plain
-        from engine.games.catacombs.odds import all_odds, render_text
-
-        odds = all_odds(from_plain(model.to_plain()))
-    else:  # no rules engine: the pack's own roll tables and dice
-        from engine.core.table_odds import as_json, pack_odds, render_text
-
-        found = pack_odds(model.to_plain()["entities"])
-        odds = as_json(found) if args.format == "json" else found
+    game = build_game(model)
+    tables = game.odds() if game is not None else pack_odds_tables(model.to_plain()["entities"])
     if args.format == "json":
-        sys.stdout.write(json.dumps(odds, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+        out = json.dumps(as_json(tables), indent=2, ensure_ascii=False)
+        sys.stdout.write(out + "\n")
     else:
-        sys.stdout.write(render_text(odds))
+        sys.stdout.write(render_text(tables))
     return 0

@@ -16,8 +16,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--verify",
         metavar="PACK",
-        help="replay the actions on this pack's engine "
-        "and check that every step gives the same events",
+        help="replay the actions with the game the log names, on this pack's content, and "
+        "check that every step gives the same events",
     )
     p.add_argument("--content", default="content", help="the folder of packs (default: content)")
     p.set_defaults(run=run)
@@ -31,8 +31,9 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, ValueError, KeyError) as exc:
         diag = error("bad-replay", f"cannot read replay: {exc}", Span(str(args.file)))
         raise RelicError([diag]) from exc
+    engine = f" ({log.engine})" if log.engine else ""
     out = [
-        f"{log.game}: {log.players} players, seed {log.seed}, "
+        f"{log.game}{engine}: {log.players} players, seed {log.seed}, "
         f"bot {log.setup.get('bot')}, turn bound {log.setup.get('max_rounds')}"
     ]
     turn = None
@@ -48,11 +49,7 @@ def run(args: argparse.Namespace) -> int:
         for event in step.get("events", []):
             out.append(f"  {event.split(': ', 1)[-1]}")
     if args.verify:
-        from engine.games.catacombs.sim import verify_replay
-        from pipeline.stages import load_model, pack_dir_for
-
-        model = load_model(pack_dir_for(Path(args.content), args.verify))
-        problems = verify_replay(model.to_plain(), log)
+        problems = _verify(log, Path(args.content), args.verify)
         out.append(
             "verify: " + ("the replay is faithful" if not problems else "; ".join(problems[:5]))
         )
@@ -67,3 +64,22 @@ def run(args: argparse.Namespace) -> int:
         )
     sys.stdout.write("\n".join(out) + "\n")
     return 0
+
+
+def _verify(log, content: Path, pack_id: str) -> list[str]:
+    """Replay the log with the game it names, on the content of `pack_id`."""
+    from engine.core.registry import UnknownGameError, load
+    from engine.core.sim import verify_replay
+    from pipeline.stages import load_model, pack_dir_for
+
+    model = load_model(pack_dir_for(content, pack_id))
+    try:
+        cls = load(log.game)
+    except UnknownGameError as exc:
+        raise RelicError([error("bad-replay", str(exc), Span(pack_id))]) from exc
+    if model.pack.ruleset != log.game:
+        raise RelicError([error(
+            "replay-pack-mismatch",
+            f"the log is a game of '{log.game}', but pack '{pack_id}' plays "
+            f"'{model.pack.ruleset}'", model.pack.manifest.span(("ruleset",)))])
+    return verify_replay(cls.from_model(model.to_plain()), log)

@@ -3,7 +3,8 @@
 Source: `content/<pack>/rules/<lang>/NN-name.md`, one chapter per file, in file-name order
 (Russian is the source, every other language a complete translation with the same files and
 section ids), plus an optional `rules/<lang>/glossary.md` (a list of `- **Term** — meaning`
-lines; its terms also make the index). See `content/catacombs/rules/README.md` for authors.
+lines; its terms also make the index). See `content/<pack>/rules/README.md` (the canonical
+pack has one) for authors.
 
 Headings: `# Chapter`, `## Section`, `### Subsection`; give any heading an id with a trailing
 `{#section-id}` so that cross-references can point at it (chapters default to the file slug).

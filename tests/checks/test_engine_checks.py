@@ -96,7 +96,7 @@ def test_smoke_run_reports_an_engine_crash(tmp_path, players, monkeypatch):
     from engine.games.catacombs import registry
 
     monkeypatch.setitem(registry.HANDLERS, "move", broken)
-    findings = consistency.smoke_run({}, _data(), max_players=players)
+    findings = consistency.smoke_run(_data(), max_players=players)
     assert findings and all(f.code == "smoke-run-error" for f in findings)
     assert "deliberate" in findings[0].message
 

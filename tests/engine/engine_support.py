@@ -89,9 +89,9 @@ def tiny_plain() -> dict[str, Any]:
 
 def arena(data, players: int = 2, seed: int = 1, teams: bool = False, decide=None):
     """A state in the second round with no pending steps (setup and the first turn played)."""
-    from engine.games.catacombs import Game
+    from engine.games.catacombs import CatacombsGame
 
-    state = Game(data, players=players, seed=seed, teams=teams).new_initial_state()
+    state = CatacombsGame.from_model(data).new_initial_state(players, seed, {"teams": teams})
     while state.round < 2 or state.queue:
         if state.is_chance_node:
             state.apply(state.sample_chance())

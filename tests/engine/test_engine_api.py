@@ -12,7 +12,7 @@ from engine_support import ROOT
 from engine.core.api import CHANCE, TERMINAL, Action, IllegalActionError
 from engine.core.bots import RandomBot
 from engine.core.runner import play
-from engine.games.catacombs import Game
+from engine.games.catacombs import CatacombsGame
 from engine.games.catacombs.state import CatacombsState
 
 
@@ -32,7 +32,7 @@ def test_engine_never_imports_pipeline():
 
 
 def test_setup_starts_with_chance_draws_of_characters(tiny):
-    state = Game(tiny, players=2, seed=3).new_initial_state()
+    state = CatacombsGame.from_model(tiny).new_initial_state(2, 3, {})
     assert state.current_player == CHANCE
     outcomes = state.chance_outcomes()
     assert [o.action for o in outcomes] == [Action.of("draw", card="runner"),
@@ -41,7 +41,7 @@ def test_setup_starts_with_chance_draws_of_characters(tiny):
 
 
 def test_chance_outcomes_always_sum_to_one(plain):
-    state = Game(plain, players=3, seed=11).new_initial_state()
+    state = CatacombsGame.from_model(plain).new_initial_state(3, 11, {})
     bots = [RandomBot(i) for i in range(3)]
     for _ in range(400):
         if state.is_terminal:
@@ -55,7 +55,7 @@ def test_chance_outcomes_always_sum_to_one(plain):
 
 def test_same_seed_same_game(plain):
     def run(seed: int) -> list[str]:
-        state = Game(plain, players=4, seed=seed, max_rounds=15).new_initial_state()
+        state = CatacombsGame.from_model(plain).new_initial_state(4, seed, {"max_rounds": 15})
         play(state, [RandomBot(100 + i) for i in range(4)], 5000)
         return state.events
 
@@ -64,7 +64,7 @@ def test_same_seed_same_game(plain):
 
 
 def test_illegal_action_names_action_and_state(tiny):
-    state = Game(tiny, players=2, seed=1).new_initial_state()
+    state = CatacombsGame.from_model(tiny).new_initial_state(2, 1, {})
     with pytest.raises(IllegalActionError) as info:
         state.apply(Action.of("draw", card="nobody"))
     message = str(info.value)
@@ -72,7 +72,7 @@ def test_illegal_action_names_action_and_state(tiny):
 
 
 def test_first_turn_is_a_single_move_on_the_first_tile(tiny):
-    state = Game(tiny, players=2, seed=2).new_initial_state()
+    state = CatacombsGame.from_model(tiny).new_initial_state(2, 2, {})
     while state.is_chance_node or state.round == 0:
         if state.is_chance_node:
             state.apply(state.sample_chance())
@@ -88,8 +88,8 @@ def test_first_turn_is_a_single_move_on_the_first_tile(tiny):
 
 
 def test_serialization_round_trip_is_exact_and_json(plain):
-    game = Game(plain, players=3, seed=21, max_rounds=10)
-    state = game.new_initial_state()
+    game = CatacombsGame.from_model(plain)
+    state = game.new_initial_state(3, 21, {"max_rounds": 10})
     play(state, [RandomBot(i) for i in range(3)], 300)
     raw = state.to_dict()
     again = CatacombsState.from_dict(game.data, json.loads(json.dumps(raw)))
@@ -102,7 +102,7 @@ def test_serialization_round_trip_is_exact_and_json(plain):
 
 
 def test_terminal_state_has_returns_and_no_actions(tiny):
-    state = Game(tiny, players=2, seed=4, max_rounds=6).new_initial_state()
+    state = CatacombsGame.from_model(tiny).new_initial_state(2, 4, {"max_rounds": 6})
     play(state, [RandomBot(1), RandomBot(2)], 10_000)
     assert state.is_terminal and state.current_player == TERMINAL
     assert state.legal_actions() == []
@@ -113,12 +113,12 @@ def test_terminal_state_has_returns_and_no_actions(tiny):
 
 def test_players_out_of_range_are_refused(tiny):
     with pytest.raises(ValueError, match="1 to 2 players"):
-        Game(tiny, players=3)
+        CatacombsGame.from_model(tiny).new_initial_state(3, 0, {})
 
 
 def test_legal_actions_are_deterministic(plain):
-    a = Game(plain, players=2, seed=9).new_initial_state()
-    b = Game(plain, players=2, seed=9).new_initial_state()
+    a = CatacombsGame.from_model(plain).new_initial_state(2, 9, {})
+    b = CatacombsGame.from_model(plain).new_initial_state(2, 9, {})
     for _ in range(150):
         if a.is_terminal:
             break
@@ -133,7 +133,7 @@ def test_mcts_bot_picks_a_legal_action_reproducibly(plain):
     from engine.core.bots import MCTSBot
     from engine.games.catacombs.sim import progress
 
-    state = Game(plain, players=2, seed=8, max_rounds=10).new_initial_state()
+    state = CatacombsGame.from_model(plain).new_initial_state(2, 8, {"max_rounds": 10})
     while state.is_chance_node or state.round < 2:
         state.apply(state.sample_chance() if state.is_chance_node else state.legal_actions()[0])
     seat = state.current_player

@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine_support import arena, canonical_plain, set_stat
 
 from engine.core.api import Action
-from engine.games.catacombs import Game
+from engine.games.catacombs import CatacombsGame
 from engine.games.catacombs.crevices import squeeze_through
 from engine.games.catacombs.data import from_plain
 from engine.games.catacombs.ending import death, do_leave, pick_up_artifact
@@ -22,7 +22,7 @@ def hero_of(state, character: str):
 
 def game_with(characters: list[str], **kw):
     """A state whose seats drew these characters (chance outcomes chosen explicitly)."""
-    state = Game(DATA, players=len(characters), seed=5, **kw).new_initial_state()
+    state = CatacombsGame.from_model(DATA).new_initial_state(len(characters), 5, {**kw})
     for name in characters:
         state.apply(Action.of("draw", card=name))
     return state

@@ -31,7 +31,7 @@ def test_sim_report_fields(capsys, tmp_path):
     out = run(capsys, "sim", *PACK, "--players", "4", "--games", "4", "--seed", "1",
               "--max-rounds", "15", "--html", str(html), "--bot", "random")
     for heading in ("win rate by character", "win rate by seat", "game length",
-                    "causes of death", "treasure per hero", "monsters met / killed",
+                    "causes of death", "treasure per hero", "monsters met", "monsters killed",
                     "games hitting the turn bound", "balance", "branching factor"):
         assert heading in out
     assert "<svg" in html.read_text(encoding="utf-8")
@@ -59,9 +59,9 @@ def test_odds_text_and_json(capsys):
     text = run(capsys, "odds", *PACK)
     assert "== table treasure-table" in text and "resisting a ghost" in text
     data = json.loads(run(capsys, "odds", *PACK, "--format", "json"))
-    assert set(data) == {"tables", "checks", "crevice_jump", "ghost"}
-    rows = data["tables"]["treasure-table"]["rows"]
-    assert all(sum(_f(v) for v in r["rows"].values()) == 1 for r in rows)
+    assert {"table-treasure-table", "checks", "crevice-jump", "ghost"} <= set(data)
+    rows = data["table-treasure-table"]["rows"]
+    assert rows and all(sum(_f(v) for v in r["chances"].values()) == 1 for r in rows)
 
 
 def _f(text: str):

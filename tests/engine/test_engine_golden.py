@@ -15,7 +15,7 @@ from engine_support import GOLDEN, REGEN, canonical_plain
 
 from engine.core.bots import RandomBot
 from engine.core.rng import derive_seed
-from engine.games.catacombs import Game
+from engine.games.catacombs import CatacombsGame
 from engine.games.catacombs.bots import HeuristicBot
 
 GAMES = [
@@ -50,7 +50,7 @@ def digest(state) -> str:
 
 
 def transcript(model: dict, players: int, seed: int, bot: str, rounds: int) -> str:
-    state = Game(model, players=players, seed=seed, max_rounds=rounds).new_initial_state()
+    state = CatacombsGame.from_model(model).new_initial_state(players, seed, {"max_rounds": rounds})
     kind = HeuristicBot if bot == "heuristic" else RandomBot
     bots = [kind(derive_seed(seed, i)) for i in range(players)]
     lines = [json.dumps({"setup": state.events, "digest": digest(state)})]

@@ -9,7 +9,7 @@ import json
 from engine_support import arena, canonical_plain
 
 from engine.core.api import Action
-from engine.games.catacombs import Game
+from engine.games.catacombs import CatacombsGame
 from engine.games.catacombs.data import from_plain
 from engine.games.catacombs.inventory import arrangement, hands_of, room_for, take, worn_items
 from engine.games.catacombs.state import CatacombsState
@@ -23,7 +23,7 @@ def hero_of(state, character: str):
 
 
 def game_with(characters: list[str], data=DATA):
-    state = Game(data, players=len(characters), seed=5).new_initial_state()
+    state = CatacombsGame.from_model(data).new_initial_state(len(characters), 5, {})
     for name in characters:
         state.apply(Action.of("draw", card=name))
     return state
@@ -129,7 +129,7 @@ def test_held_weapons_stay_within_the_weapon_limit():
 
 
 def test_no_re_arranging_on_the_first_turn():
-    state = Game(DATA, players=2, seed=3).new_initial_state()
+    state = CatacombsGame.from_model(DATA).new_initial_state(2, 3, {})
     while state.round < 1 or state.is_chance_node or state.queue:
         actions = state.legal_actions()
         if state.is_chance_node:

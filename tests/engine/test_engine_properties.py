@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.core.rng import Rng
-from engine.games.catacombs import Game
+from engine.games.catacombs import CatacombsGame
 from engine.games.catacombs.data import from_plain
 from engine.games.catacombs.state import CatacombsState
 
@@ -25,8 +25,8 @@ SETTINGS = settings(max_examples=12, deadline=None,
 
 def random_play(data, players: int, seed: int, check_each_step: bool) -> CatacombsState:
     teams = seed % 2 == 0
-    state = Game(data, players=players, seed=seed, max_rounds=BOUND, teams=teams)
-    state = state.new_initial_state()
+    state = CatacombsGame.from_model(data).new_initial_state(
+        players, seed, {"max_rounds": BOUND, "teams": teams})
     chooser = Rng(seed ^ 0x5EED)
     steps = 0
     while not state.is_terminal:
@@ -78,7 +78,7 @@ def test_cached_path_data_matches_a_fresh_state(seed):
         visited_slots,
     )
 
-    state = Game(CANONICAL, players=3, seed=seed, max_rounds=12).new_initial_state()
+    state = CatacombsGame.from_model(CANONICAL).new_initial_state(3, seed, {"max_rounds": 12})
     bots = [HeuristicBot(seed + i) for i in range(3)]
     for step in range(2000):
         if state.is_terminal:

@@ -8,7 +8,7 @@ import pytest
 from engine_support import arena as conftest_arena
 from engine_support import canonical_plain, set_stat
 
-from engine.games.catacombs import Game
+from engine.games.catacombs import CatacombsGame
 from engine.games.catacombs.checks_util import may_try, passes
 from engine.games.catacombs.data import from_plain
 from engine.games.catacombs.monsters import _effect, _enter, ghost_resist, spawn
@@ -504,7 +504,7 @@ def test_rule_number(rule_id, key):
             tokens = set(raw.get("tokens", ()))
             assert (bridge_cost(state) == value) if tokens else (far_seeing_cost(state) == value)
     elif key in ("common_per_character", "magic_per_character"):
-        counter = Game(DATA, players=2, seed=3).new_initial_state()
+        counter = CatacombsGame.from_model(DATA).new_initial_state(2, 3, {})
         while counter.is_chance_node:
             counter.apply(counter.sample_chance())
         rarity = "common" if key.startswith("common") else "magic"

@@ -65,4 +65,5 @@ def test_relic_odds_answers_for_a_pack_without_an_engine(capsys) -> None:
     assert cli.main(["odds", "--pack", "haunted-house", "--content", str(ROOT / "content"),
                      "--format", "json"]) == 0
     found = json.loads(capsys.readouterr().out)
-    assert sum(Fraction(p) for p in found["dice"]["house-die"]["1"].values()) == 1
+    [one_die] = [r for r in found["die-house-die"]["rows"] if r["with"] == "1"]
+    assert sum(Fraction(p) for p in one_die["chances"].values()) == 1

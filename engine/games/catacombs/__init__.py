@@ -1,5 +1,5 @@
 """The catacombs (seed 000): rules as code, driven only by the content model."""
 
-from engine.games.catacombs.game import Game
+from engine.games.catacombs.game import CatacombsGame
 
-__all__ = ["Game"]
+__all__ = ["CatacombsGame"]

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import traceback
 from collections import deque
-from dataclasses import dataclass
-from typing import Any
 
 from engine.core.api import EngineError
+from engine.core.game import Finding
 from engine.games.catacombs.data import PLAYER_COUNTS, SIDES, Catacombs, Table, Threshold
 
 IMPLEMENTED_ABILITIES = frozenset(
@@ -41,16 +40,6 @@ IMPLEMENTED_ICONS = frozenset(
     }
 )
 SMOKE_ROUNDS = 30
-
-
-@dataclass(frozen=True)
-class Finding:
-    code: str
-    message: str
-    entity: str | None
-    path: str = ""
-    severity: str = "error"
-    hint: str | None = None
 
 
 # ----- roll tables ----------------------------------------------------------------------------
@@ -457,16 +446,16 @@ def check_effects(data: Catacombs) -> list[Finding]:
 # ----- smoke run ------------------------------------------------------------------------------
 
 
-def smoke_run(plain: dict[str, Any], data: Catacombs, max_players: int = 8) -> list[Finding]:
+def smoke_run(data: Catacombs, max_players: int = 8) -> list[Finding]:
     """One seeded heuristic game per player count must end (or reach the bound) cleanly."""
     from engine.games.catacombs.bots import HeuristicBot
-    from engine.games.catacombs.game import Game
+    from engine.games.catacombs.game import CatacombsGame
 
+    game = CatacombsGame(data, max_players)
     out = []
     for players in range(1, min(max_players, len(data.characters)) + 1):
         try:
-            state = Game(data, players=players, seed=players, max_rounds=SMOKE_ROUNDS)
-            state = state.new_initial_state()
+            state = game.new_initial_state(players, players, {"max_rounds": SMOKE_ROUNDS})
             bots = [HeuristicBot(players * 100 + i) for i in range(players)]
             steps = 0
             while not state.is_terminal and steps < 50_000:
@@ -496,19 +485,15 @@ def smoke_run(plain: dict[str, Any], data: Catacombs, max_players: int = 8) -> l
     return out
 
 
-def run_all(plain: dict[str, Any], smoke: bool = True) -> list[Finding]:
-    from engine.games.catacombs.data import from_plain
-
-    data = from_plain(plain)
-    players = plain.get("pack", {}).get("players", {}).get("max", 8)
+def run_all(data: Catacombs, max_players: int = 8, smoke: bool = True) -> list[Finding]:
     findings = (
         check_tables(data)
         + check_thresholds(data)
-        + check_counts(data, players)
-        + check_decks(data, players)
+        + check_counts(data, max_players)
+        + check_decks(data, max_players)
         + check_tiles(data)
         + check_effects(data)
     )
     if smoke:
-        findings += smoke_run(plain, data, players)
+        findings += smoke_run(data, max_players)
     return findings

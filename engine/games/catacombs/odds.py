@@ -8,12 +8,10 @@ from typing import Any
 import icepool
 
 from engine.core.dice import Dice, distribution
+from engine.core.game import OddsTable
+from engine.core.odds import fraction_text as frac
+from engine.core.odds import odds_row
 from engine.games.catacombs.data import Catacombs, Check, Table
-
-
-def frac(p: Fraction) -> str:
-    return f"{p.numerator}/{p.denominator}" if p.denominator != 1 else str(p.numerator)
-
 
 # ----- tables ---------------------------------------------------------------------------------
 
@@ -254,27 +252,28 @@ def all_odds(data: Catacombs) -> dict[str, Any]:
     }
 
 
-def render_text(odds: dict[str, Any]) -> str:
-    lines: list[str] = []
+def odds_tables(data: Catacombs) -> list[OddsTable]:
+    """`all_odds` as the typed tables every game gives `relic odds`."""
+    odds = all_odds(data)
+    out: list[OddsTable] = []
     for tid, t in odds["tables"].items():
-        lines.append(f"== table {tid} ({t['dice']})")
-        for row in t.get("rows", []):
-            cells = "  ".join(f"{k}:{v}" for k, v in row["rows"].items())
-            lines.append(f"  +{row['bonus']} {row['attention']:<16} {row['luck']:<12} {cells}")
-        for row in t.get("outcomes", []):
-            cells = "  ".join(f"{k}:{v}" for k, v in row["outcomes"].items())
-            lines.append(f"  {row['luck']:<12} {cells}")
-    lines.append("== checks (chance of success)")
-    for cid, rows in odds["checks"].items():
-        for row in rows:
-            value = row.get("success") or "  ".join(f"{k}:{v}" for k, v in row["results"].items())
-            lines.append(f"  {cid:<28} {row['with']:<22} {value}")
-    lines.append("== clearing a horizontal crevice by jumping (one action)")
-    for row in odds["crevice_jump"]:
-        cells = "  ".join(f"{k}:{v}" for k, v in row.items() if k != "character")
-        lines.append(f"  {row['character']:<16} {cells}")
-    lines.append("== resisting a ghost")
-    for row in odds["ghost"]:
-        cells = "  ".join(f"{k}:{v}" for k, v in row["results"].items())
-        lines.append(f"  {row['character']:<16} {cells}")
-    return "\n".join(lines) + "\n"
+        rows = [odds_row(f"+{r['bonus']} {r['attention']:<16} {r['luck']}", _fracs(r["rows"]))
+                for r in t.get("rows", [])]
+        rows += [odds_row(r["luck"], _fracs(r["outcomes"])) for r in t.get("outcomes", [])]
+        out.append(OddsTable(f"table-{tid}", f"table {tid} ({t['dice']})", tuple(rows)))
+    checks = [odds_row(f"{cid:<28} {r['with']}",
+                  {"success": Fraction(r["success"])} if "success" in r else _fracs(r["results"]))
+              for cid, rows in odds["checks"].items() for r in rows]
+    out.append(OddsTable("checks", "checks (chance of success)", tuple(checks)))
+    jumps = [odds_row(r["character"], _fracs({k: v for k, v in r.items() if k != "character"}))
+             for r in odds["crevice_jump"]]
+    out.append(OddsTable("crevice-jump", "clearing a horizontal crevice by jumping "
+                         "(one action)", tuple(jumps)))
+    ghosts = [odds_row(f"{r['character']} vs {r['monster']}", _fracs(r["results"]))
+              for r in odds["ghost"]]
+    out.append(OddsTable("ghost", "resisting a ghost", tuple(ghosts)))
+    return out
+
+
+def _fracs(cells: dict[str, str]) -> dict[str, Fraction]:
+    return {k: Fraction(v) for k, v in cells.items()}
