@@ -278,6 +278,11 @@ def secret_never_shown(result: dict, case: Path) -> None:
     assert SECRET not in result["stdout"] + result["stderr"]
 
 
+def ruleset_hint(result: dict, case: Path) -> None:
+    [found] = json.loads(result["stdout"])
+    assert found["hint"] == "did you mean 'catacombs'?", found
+
+
 def build_refuses_the_same(result: dict, case: Path) -> None:
     assert "pack.yaml:6:23: error[unknown-format]: unknown format 'postcard'" in result["stderr"]
 
@@ -450,6 +455,10 @@ def cases() -> list[Case]:
             "checks.yaml": CHECKS.format(a="c-a", b="c-b", na="c-b", nb="c-c")
             + CHECKS.format(a="c-c", b="c-d", na="c-a", nb="c-a")}), 1,
           (("dependency-cycle", "mini/checks.yaml", 7, 11),)),
+        c("pre-unknown-ruleset", "a ruleset no game is registered for (sim would refuse it)",
+          files(**{"pack.yaml": (MINI / "pack.yaml").read_text("utf-8")
+                   + "ruleset: catacomb\n"}), 1,
+          (("unknown-ruleset", "mini/pack.yaml", 7, 10),), verify=ruleset_hint),
         c("pre-unknown-format", "a print format no library or pack defines",
           manifest("    critter: {format: postcard, template: card}\n"), 1,
           (("unknown-format", "mini/pack.yaml", 6, 23),)),
@@ -508,8 +517,8 @@ def cases() -> list[Case]:
             "lairs.yaml": "- id: den\n  kind: lair\n".encode("utf-16")}), 1,
           (("not-utf8", "mini/lairs.yaml", 1, 1),)),
         c("held-bom-and-crlf", "a UTF-8 BOM and CRLF line ends are fine", files(**{
-            "lairs.yaml": b"\xef\xbb\xbf- id: den\r\n  kind: lair\r\n  name: {ru: x, en: y}\r\n"}),
-          0, ()),
+            "lairs.yaml": "\ufeff- id: den\r\n  kind: lair\r\n  name: {ru: Нора, en: Den}\r\n"
+            .encode()}), 0, ()),
         c("held-custom-tag", "a custom tag",
           files(**{"critters.yaml": critters(replace=("speed: 2", "speed: !big 2"))}), 1,
           (("custom-tag", "mini/critters.yaml", 4, 10),)),
@@ -517,11 +526,11 @@ def cases() -> list[Case]:
             replace=("speed: 2", "speed: !!python/object/apply:os.system [id]"))}), 1,
           (("custom-tag", "mini/critters.yaml", 4, 10),)),
         c("held-jinja-in-text", "Jinja in content text is text",
-          files(**{"lairs.yaml": "- id: den\n  kind: lair\n  name: {ru: '{{ 7*7 }}{% raw %}',"
-                                 " en: '{{ cycler.__init__.__globals__ }}'}\n"}), 0, ()),
+          files(**{"lairs.yaml": "- id: den\n  kind: lair\n  name: {ru: 'Нора {{ 7*7 }}',"
+                                 " en: '{{ cycler.__init__.__globals__ }}{% raw %}'}\n"}), 0, ()),
         c("held-html-in-text", "HTML in content text is text",
-          files(**{"lairs.yaml": "- id: den\n  kind: lair\n  name: {ru: '<img src=x "
-                                 "onerror=alert(1)>', en: '<script>x</script>'}\n"}), 0, ()),
+          files(**{"lairs.yaml": "- id: den\n  kind: lair\n  name: {ru: 'Нора', en: '<img src=x "
+                                 "onerror=alert(1)><script>x</script>'}\n"}), 0, ()),
         c("held-multiple-documents", "two YAML documents in one file",
           files(**{"lairs.yaml": "- id: den\n  kind: lair\n  name: {ru: x}\n---\n- 1\n"}), 1,
           (("multiple-documents", "mini/lairs.yaml", 4, 1),)),
