@@ -353,7 +353,8 @@ def check_dependency_cycles(entities: Sequence[ValidEntity]) -> list[Diagnostic]
         cycle = _cycle_from(start, set(component), graph)
         entity, ref = edges[start][cycle[1]]
         field = next((str(p) for p in reversed(ref.path) if isinstance(p, str)), "reference")
-        chain = " → ".join(cycle)
+        shown = cycle if len(cycle) <= 9 else [*cycle[:4], "…", *cycle[-3:]]
+        chain = " → ".join(shown) + ("" if len(cycle) <= 9 else f" ({len(cycle) - 1} in all)")
         message = (
             f"'{start}' {field} itself"
             if len(cycle) == 2

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+import regex
 from jsonschema import Draft7Validator, SchemaError, ValidationError, validators
 from referencing import Registry, Resource
 from referencing.exceptions import Unresolvable
@@ -51,7 +53,94 @@ def _ref_marker(
         yield ValidationError("reference", instance=instance)
 
 
-RelicValidator = validators.extend(Draft7Validator, {REF_KEYWORD: _ref_marker})
+# ----- patterns that cannot hang a check --------------------------------------------------
+# A pack's own schema may hold a pattern that backtracks for ever on some value ("(a|aa)+$").
+# Patterns are matched with the `regex` engine under a time-out, and all matching in one
+# process shares a budget; a pattern that runs out is a `schema-pattern` error at the value.
+PATTERN_SECONDS = 0.05
+PATTERN_BUDGET_SECONDS = 2.0
+_spent = [0.0]
+
+
+class PatternTimeout(Exception):
+    pass
+
+
+def _search(pattern: str, text: str) -> bool:
+    budget_left = PATTERN_BUDGET_SECONDS - _spent[0]
+    started = time.process_time()
+    try:
+        return regex.search(pattern, text, timeout=max(0.001, min(PATTERN_SECONDS,
+                                                                  budget_left))) is not None
+    except TimeoutError:
+        raise PatternTimeout(pattern) from None
+    finally:
+        _spent[0] += time.process_time() - started
+
+
+def _too_slow(pattern: str) -> ValidationError:
+    return ValidationError(f"the pattern {pattern!r} takes too long on this value: a pattern "
+                           "must not backtrack without bound", validator="patternTimeout")
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any
+             ) -> Iterator[ValidationError]:
+    if not validator.is_type(instance, "string"):
+        return
+    try:
+        if not _search(pattern, instance):
+            yield ValidationError(f"{instance!r} does not match {pattern!r}")
+    except PatternTimeout:
+        yield _too_slow(pattern)
+
+
+def _pattern_properties(validator: Any, patterns: dict, instance: Any, schema: Any
+                        ) -> Iterator[ValidationError]:
+    if not validator.is_type(instance, "object"):
+        return
+    for pattern, subschema in patterns.items():
+        for key, value in instance.items():
+            try:
+                found = _search(pattern, key)
+            except PatternTimeout:
+                yield _too_slow(pattern)
+                return
+            if found:
+                yield from validator.descend(value, subschema, path=key, schema_path=pattern)
+
+
+def _additional_properties(validator: Any, allowed: Any, instance: Any, schema: Any
+                           ) -> Iterator[ValidationError]:
+    """draft-07's own, but with the patterns of `patternProperties` matched as above."""
+    if not validator.is_type(instance, "object") or "patternProperties" not in schema:
+        yield from _DRAFT7_ADDITIONAL(validator, allowed, instance, schema)
+        return
+    known = schema.get("properties", {})
+    patterns = list(schema["patternProperties"])
+    extras = []
+    try:
+        for key in instance:
+            if key not in known and not any(_search(p, key) for p in patterns):
+                extras.append(key)
+    except PatternTimeout as exc:
+        yield _too_slow(str(exc))
+        return
+    if validator.is_type(allowed, "object"):
+        for extra in extras:
+            yield from validator.descend(instance[extra], allowed, path=extra)
+    elif not allowed and extras:
+        joined = ", ".join(repr(e) for e in sorted(extras, key=str))
+        yield ValidationError(f"{joined} do not match any of the regexes: "
+                              + ", ".join(repr(p) for p in sorted(patterns)))
+
+
+_DRAFT7_ADDITIONAL = Draft7Validator.VALIDATORS["additionalProperties"]
+RelicValidator = validators.extend(Draft7Validator, {
+    REF_KEYWORD: _ref_marker,
+    "pattern": _pattern,
+    "patternProperties": _pattern_properties,
+    "additionalProperties": _additional_properties,
+})
 
 
 def inline_refs(node: Any, base: str, registry: Registry, depth: int = 0) -> Any:

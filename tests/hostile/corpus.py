@@ -190,6 +190,12 @@ GEM_SCHEMA = json.dumps({
         "image": {"type": "string", "description": "An image path (deliberately unchecked)."},
     },
 })
+REDOS_SCHEMA = {
+    "$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+    "description": "A test kind whose pattern backtracks exponentially on 'aaa...a!'.",
+    "properties": {"id": {"type": "string"}, "kind": {"const": "x"},
+                   "a": {"type": "string", "pattern": "^(a|aa)+$"}},
+}
 PRINT_GEMS = "id: mini\ntitle: {ru: Мини, en: Mini}\nlanguages: [ru, en]\n" \
              "print:\n  components:\n    critter: {format: poker, template: card}\n" \
              "    gem: {format: poker, template: card}\n"
@@ -435,6 +441,14 @@ def cases() -> list[Case]:
         c("bound-player-count", "players: {max: 10^9}", files(**{
             "pack.yaml": (MINI / "pack.yaml").read_text("utf-8") + "players: {max: 1000000000}\n"}),
           1, (("schema-maximum", "mini/pack.yaml", 7, 16),)),
+        c("bound-pattern-backtracking", "a pack schema whose pattern backtracks for ever: "
+          "matched under a time-out", files(**{
+              "schemas__kinds__x.json": json.dumps(REDOS_SCHEMA),
+              "xs.yaml": "".join(f"- {{id: q{i}, kind: x, a: {'a' * 40}!}}\n"
+                                 for i in range(20))}), 1,
+          tuple(("schema-pattern-timeout", "mini/xs.yaml", i + 1, 24 + (i >= 10))
+                for i in range(20)),
+          timeout=60),
         c("bound-nesting", "10^5 nested brackets", files(**{"deep.yaml": "[" * 100_000}), 1,
           (("nesting-limit", "mini/deep.yaml", 1, 65),)),
         c("bound-alias-bomb", "a billion laughs", files(**{"laughs.yaml": LAUGHS}), 1,
