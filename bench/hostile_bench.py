@@ -1,6 +1,6 @@
 """Peak memory and time of `relic check` and `relic build` on the largest pack the bounds allow.
 
-    .venv/bin/python bench/hostile_bench.py [--faces-langs ru] [--png] [--jobs N]
+    .venv/bin/python bench/hostile_bench.py [--faces-langs ru] [--png] [--jobs N] [--check-only]
 
 The bounds (README, "Safety bounds"): a pack prints at most 10,000 components and an entity has
 at most 1,000 copies. Two packs sit on the bound, each run in a fresh process with a cold cache:
@@ -132,6 +132,7 @@ def main() -> None:
     parser.add_argument("--faces-langs", default="ru", help="languages of the 10,000-face build")
     parser.add_argument("--png", action="store_true", help="also write PNGs of the faces pack")
     parser.add_argument("--jobs", type=int, default=0, help="render processes (default: cores)")
+    parser.add_argument("--check-only", action="store_true", help="skip the two builds")
     args = parser.parse_args()
     jobs = ["--jobs", str(args.jobs)] if args.jobs else []
     with tempfile.TemporaryDirectory(prefix="relic-hostile-bench-") as tmp:
@@ -145,6 +146,8 @@ def main() -> None:
         report("check: 1 MiB list of wrong values", measure([*RELIC, "check", str(wrong)]), 1)
         report("check: 10 cards x 1,000 copies", measure([*RELIC, "check", str(copies)]))
         report("check: 10,000 distinct cards", measure([*RELIC, "check", str(faces)]))
+        if args.check_only:
+            return
         for pack, langs, png, label in (
             (copies, "all", True, "build: 10 cards x 1,000 copies (all, PNG)"),
             (faces, args.faces_langs, args.png,

@@ -493,9 +493,6 @@ def cases() -> list[Case]:
         c("pre-unknown-template", "a template that does not exist",
           manifest("    critter: {format: poker, template: nothing}\n"), 1,
           (("unknown-template", "mini/pack.yaml", 6, 14),)),
-        c("pre-missing-glyph", "a character no configured font can print", files(**{
-            "critters.yaml": critters(replace=("Rat}", "Rat \U00010000}"))}), 1,
-          (("missing-glyph", "mini/critters.yaml", 1, 3),) * 4),  # DejaVu Sans, Serif, bold
         # 6. output formats cannot be forged
         c("fmt-github-newline-file", "a file named with a newline and '::warning'",
           files(**{"x\n::warning file=evil::forged.yaml": "- 1\n"}), 1, None,
