@@ -233,9 +233,10 @@ def _analyze(pack_dir: Path, plugins: bool) -> Analysis:
         pack, problems = load_manifest(pack_dir, catalogue, tree.project)
         result.diagnostics += problems
     elif not any(d.span.file == relative(manifest) for d in tree.diagnostics):
+        what = "a folder" if manifest.is_dir() else "not a regular file"
         result.diagnostics.append(
-            error("not-a-file", f"{relative(manifest)} is not a readable file", Span(
-                relative(manifest)))
+            error("not-a-file", f"{what}, not the pack's manifest file", Span(relative(manifest)),
+                  "pack.yaml is a YAML file: id, title, languages (schemas/pack.json)")
         )
     results = process_files(entity_files(pack_dir, tree), catalogue, tree.project)
     entities, invalid_ids = [], {}
