@@ -12,8 +12,15 @@ Problems are collected and reported once as a RelicError; nothing half-written i
 
 from __future__ import annotations
 
+import sys
 import time
+import types
 import unicodedata
+
+# reportlab reads ~/.reportlab_settings and ~/.reportlab_mods when it is first imported, unless
+# modules of those names exist: empty ones keep a build from reading outside the project.
+for _name in ("reportlab_settings", "reportlab_mods"):
+    sys.modules.setdefault(_name, types.ModuleType(_name))
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -22,7 +29,7 @@ from pipeline.cards.fonts import FontError, faces_for, missing_glyphs
 from pipeline.cards.formats import PROJECT_ROOT, Profile, load_labels, load_profile
 from pipeline.cards.layout import layout
 from pipeline.cards.progress import Progress
-from pipeline.cards.prune import KEEP_DAYS, Pruned, prune
+from pipeline.cards.prune import KEEP_DAYS, Pruned, mark_used, prune
 from pipeline.cards.render import Workers
 from pipeline.diagnostics import Diagnostic, RelicError, Span, error, relative
 from pipeline.model import Model
@@ -82,6 +89,9 @@ def build(model: Model, options: BuildOptions, progress: Progress | None = None,
     caller started early (`Workers(options.workers)`), else they start when needed."""
     started, began = time.perf_counter(), time.time() - 1  # 1 s: file times are coarse
     progress = progress or Progress(quiet=True)
+    from pipeline.cards.faces.spec import remember_checked_layouts
+
+    remember_checked_layouts(options.cache_dir)
     profile = load_profile(model.pack, options.paper)
     langs = _languages(model, options)
     # every language is expanded (cheap): the charset spans them all, so `--lang ru` gives the
@@ -89,6 +99,9 @@ def build(model: Model, options: BuildOptions, progress: Progress | None = None,
     expanded = {lang: expand(model, profile, lang, options.proof, load_labels(model.pack, lang))
                 for lang in model.pack.languages}
     layout_text = _layout_text(model, profile)
+    from pipeline.cards.faces.spec import ENTRIES
+
+    mark_used(*(e for e in ENTRIES if e.is_file() and options.cache_dir in e.parents))
     chars = charset(layout_text, *expanded.values())
     for lang in langs:
         check_fonts(model, profile, expanded[lang], layout_text)

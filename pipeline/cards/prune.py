@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 KEEP_DAYS = 14.0
-FOLDERS = ("measure", "faces", "png", "outputs", "batches", "fonts")
+FOLDERS = ("measure", "faces", "png", "outputs", "layouts", "batches", "fonts")
 """The cache's own folders; nothing else under the cache folder is ever removed (`batches` and
 `fonts` are only left by builds before the reportlab renderer: they age out)."""
 
