@@ -221,7 +221,7 @@ def check_fonts(model: Model, profile: Profile, components: Components,
         raise RelicError([error("missing-font", str(exc), model.pack.manifest.span(("print",)),
                                 hint="install the font or set print.fonts in pack.yaml")]) from exc
     problems: list[Diagnostic] = []
-    every = {ch for face in components.faces.values() for ch in face.context}
+    every = set("".join(face.context for face in components.faces.values()))
     every |= set(layout_text)
     for font in fonts:
         missing = set(missing_glyphs(font, every))
@@ -249,8 +249,7 @@ def charset(layout_text: str, *expanded: Components) -> str:
     """Every character any face can print: the faces' data and the layouts' own text."""
     chars = {chr(c) for c in range(0x20, 0x7F)}
     for components in expanded:
-        for face in components.faces.values():
-            chars.update(face.context)
+        chars.update("".join(face.context for face in components.faces.values()))
     chars.update(layout_text)
     chars |= {c for ch in chars for c in ch.upper() + ch.lower()}  # `upper: true`
     chars |= set("\u2212\u2013\u2014\u00d7\u00b7")  # signs the renderer sets itself

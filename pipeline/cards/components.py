@@ -7,6 +7,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from pipeline.cards.formats import Profile
@@ -62,6 +63,10 @@ class Components:
         return out
 
 
+_MAPS = (dict, MappingProxyType)
+_SCALARS = (str, int, float, bool, type(None))
+
+
 def is_text(value: Any) -> bool:
     """A localized text mapping: every key a language code, every value a string."""
     return (
@@ -73,14 +78,18 @@ def is_text(value: Any) -> bool:
 
 
 def localize(value: Any, lang: str, fallback: str) -> Any:
-    """Plain data with every localized text replaced by its string in `lang` (or the source).
-    A localized text always has the source language (schemas/defs.json), so a mapping keyed
-    by two-letter ids that is not text (`{bb: neutral}`) stays a mapping."""
-    if is_text(value) and fallback in value:
-        return value.get(lang) or value.get(fallback) or next(iter(value.values()))
-    if isinstance(value, Mapping):
+    """Plain data (dicts and lists, from the model's frozen data too) with every localized
+    text replaced by its string in `lang` (or the source). A localized text always has the
+    source language (schemas/defs.json), so a mapping keyed by two-letter ids that is not text
+    (`{bb: neutral}`) stays a mapping."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind in _MAPS or isinstance(value, Mapping):
+        if fallback in value and is_text(value):
+            return value.get(lang) or value.get(fallback) or next(iter(value.values()))
         return {k: localize(v, lang, fallback) for k, v in value.items()}
-    if isinstance(value, list | tuple):
+    if kind is tuple or kind is list:
         return [localize(v, lang, fallback) for v in value]
     return value
 
@@ -100,7 +109,7 @@ def _strings(value: Any) -> Iterable[str]:
 
 
 def entity_view(entity: Entity, lang: str, fallback: str) -> dict[str, Any]:
-    view = localize(thaw(entity.data), lang, fallback)
+    view = localize(entity.data, lang, fallback)
     view["count"] = entity.count
     view["provisional"] = dict(entity.provisional)
     return view
@@ -131,7 +140,7 @@ def face_context(entity: Entity | None, kind: str, model: Model, lang: str,
     src = model.pack.source_language
     pack = {
         "id": model.pack.id,
-        "title": localize(thaw(model.pack.title), lang, src),
+        "title": localize(model.pack.title, lang, src),
         "lang": lang,
     }
     ctx: dict[str, Any] = {"kind": kind, "pack": pack, "lang": lang, "proof": proof,

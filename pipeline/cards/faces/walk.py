@@ -515,7 +515,7 @@ class Walker:
                 tracking = el.style.tracking if p.tracking is None else p.tracking
                 for j, words in enumerate(lines):
                     out.append(Para(tuple(words), p.scale, p.align or el.style.align, colour,
-                                    p.divider and j == 0, tracking, font))
+                                    p.divider and j == 0, tracking, font, el.icon_scale))
         return out, longest[1]
 
     def _loop(self, over: Any, name: str, scope: Scope) -> list[Scope]:
