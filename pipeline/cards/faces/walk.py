@@ -667,11 +667,15 @@ class Walker:
         row = el.direction == "row"
         main = (box.w if row else box.h) - gap * (n - 1)
         labelled = any(c[2] for c in chips)
+        step = main / n
+        if row:  # a few chips do not stretch across the box: at most 2.6 times as wide as high
+            step = min(step, box.h * 2.6)
+        start = (box.w - (step * n + gap * (n - 1))) / 2 if row else 0.0
         for i, (icon, value, label, sc, fld) in enumerate(chips):
             if row:
-                slot = Box(box.x + i * (main / n + gap), box.y, main / n, box.h)
+                slot = Box(box.x + start + i * (step + gap), box.y, step, box.h)
             else:
-                slot = Box(box.x, box.y + i * (main / n + gap), box.w, main / n)
+                slot = Box(box.x, box.y + i * (step + gap), box.w, step)
             chip = slot
             if labelled:
                 lh = max(slot.h * 0.3, self.face.min_font * 1.2)
