@@ -95,8 +95,9 @@ def measure(layout: Layout, spec: FaceSpec, scope: Scope, fmt_name: str) -> Face
 def choose_sizes(measures: Mapping[str, FaceMeasure]) -> dict[str, dict[str, float]]:
     """The size each fitted box of each face is set at.
 
-    `deck` boxes: one size for the whole size group, the largest at which every face fits,
-    but not below the box's `floor`; a face that needs less than that goes smaller alone.
+    `deck` boxes: one size for the whole size group, the largest at which every face fits;
+    faces that cannot fit the box's `floor` do not pull the group below it: they go smaller
+    alone.
     `shrink` boxes: each face's own best size."""
     groups: dict[tuple[str, str], list[float]] = {}
     floors: dict[tuple[str, str], float] = {}
@@ -108,10 +109,10 @@ def choose_sizes(measures: Mapping[str, FaceMeasure]) -> dict[str, dict[str, flo
                     floors[(m.group, key)] = m.floors[key]
     deck: dict[tuple[str, str], float] = {}
     for gk, bests in groups.items():
-        size = min(bests)
-        if gk in floors:
-            size = max(size, min(floors[gk], max(bests)))
-        deck[gk] = size
+        floor = floors.get(gk)
+        # the faces that fit at the floor or larger decide; the others go smaller alone
+        deciding = [b for b in bests if floor is None or b >= floor] or bests
+        deck[gk] = min(deciding)
     out: dict[str, dict[str, float]] = {}
     for face_key, m in measures.items():
         sizes = {}
