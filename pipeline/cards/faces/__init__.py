@@ -8,6 +8,11 @@
 `relic check` runs the first two steps only (no drawing, no files); `relic build` runs all and
 caches Measured and Art by content hash, so after a one-card edit only that card is measured and
 drawn again (and the cards of its deck, if the deck's size changed).
+
+Modules: `spec` (layouts read and checked into dataclasses), `expr` (Jinja bindings and the
+field each prints), `text` (fonts, rich text, wrapping, fitting), `icons` (SVG icons as forms),
+`pen` (reportlab in the face's frame, colours, boxes), `walk` (one walk over a layout that
+measures or draws every element).
 """
 
 from __future__ import annotations
@@ -20,9 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.cards.faces.expr import BindError, Scope
+from pipeline.cards.faces.pen import Drawn, FaceSpec, Pen
 from pipeline.cards.faces.spec import Layout, load_layout
 from pipeline.cards.faces.text import font_set
-from pipeline.cards.faces.walk import Drawn, FaceSpec, Measured, Pen, Problem, Walker
+from pipeline.cards.faces.walk import Measured, Problem, Walker
 from pipeline.cards.units import PT_PER_MM
 
 __all__ = ["Art", "FaceSpec", "Layout", "Measured", "Problem", "choose_sizes", "draw",
