@@ -59,11 +59,11 @@ def test_strict_check_passes(pack: str, capsys) -> None:
 
 
 @pytest.mark.parametrize("pack", PACKS)
-def test_manifest_names_its_seed_and_has_no_ruleset(pack: str) -> None:
+def test_manifest_names_its_seed_and_its_own_ruleset(pack: str) -> None:
     manifest = load_yaml(CONTENT / pack / "pack.yaml").data
     assert manifest["id"] == pack
     assert manifest["languages"] == ["ru", "en"]
-    assert "ruleset" not in manifest
+    assert manifest.get("ruleset", pack) == pack, "a pack's ruleset is named after the pack"
     assert manifest["seed"] == _trace(pack)["seed"]
     assert manifest["print"]["components"], "a pack prints at least one kind"
 
