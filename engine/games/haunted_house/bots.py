@@ -68,8 +68,26 @@ class HeuristicBot:
             if found is not None:
                 return found
         goal = self.goal_rooms(state)
-        found = self.walk(state, by_kind, goal)
+        found = self.flee(state, by_kind, goal)
+        if found is None:
+            found = self.walk(state, by_kind, goal)
         return found if found is not None else Action.of("end")
+
+    def flee(self, state: HouseState, by_kind: dict, goal: set[str]) -> Action | None:
+        """A hero who cannot hurt the monster leaves its room (for a goal elsewhere, or for
+        the neighbouring room farthest from it)."""
+        s = state.seats[self.seat]
+        if (s.side != HERO or not state.monster or state.monster.get("killed")
+                or int(state.monster["stunned"]) > 0 or state.monster["room"] != s.room
+                or _kills(state, self.seat, state.data.scenarios[state.scenario])):
+            return None
+        moves = by_kind.get("move", ())
+        if not moves:
+            return None
+        if goal and s.room not in goal:
+            return None
+        far = state.layout.distances(state.monster["room"])
+        return max(moves, key=lambda a: (far.get(str(a.get("to")), 99), -moves.index(a)))
 
     def pick_up(self, state: HouseState, by_kind: dict) -> Action | None:
         for a in by_kind.get("pick-up", ()):
@@ -95,19 +113,21 @@ class HeuristicBot:
         for a in options:
             target, trait = int(a.get("target")), str(a.get("trait"))
             weapon = str(a.get("weapon") or "")
+            if weapon and _cost_kills(state, self.seat, weapon):
+                continue
             chance = _win(state, self.seat, target, trait, weapon)
             ranged = bool(weapon and state.item(weapon).attack.ranged)
+            need = Fraction(1, 3) if ranged else Fraction(11, 20)
             score = chance
             if target == BEAST:
                 if int(state.monster["stunned"]) > 0 and not _kills(state, self.seat, sc):
                     continue
                 if _kills(state, self.seat, sc):
-                    score += 1
+                    score, need = score + 1, Fraction(0)
             elif any(i.startswith(TOKEN) for i in state.seats[target].items):
-                score += Fraction(1, 4)
-            need = Fraction(1, 3) if ranged else Fraction(11, 20)
+                score, need = score + Fraction(1, 4), min(need, Fraction(1, 4))
             if s.side == TRAITOR and sc.traitor.task.result == "progress":
-                need = Fraction(3, 5)
+                need = max(need, Fraction(3, 5))
             if chance >= need and score > best_score:
                 best, best_score = a, score
         return best
@@ -284,6 +304,12 @@ def _kills(state: HouseState, seat: int, sc) -> bool:
         if sp.type == "kill-with-token" and carried_tokens(state, seat, sp.token):
             return True
     return False
+
+
+def _cost_kills(state: HouseState, seat: int, weapon: str) -> bool:
+    """Whether the weapon's cost would take its user to the death mark (or near it)."""
+    cost = state.item(weapon).attack.cost
+    return bool(cost) and state.seats[seat].marks[cost[0]] <= cost[1] + 1
 
 
 def _task_dice(state: HouseState, seat: int) -> int:

@@ -106,7 +106,7 @@ def start_fight(state: HouseState, attacker: int, defender: int, trait: str, wea
 
 def fight_value(state: HouseState, who: int, trait: str) -> int:
     if who == BEAST:
-        return state.data.monsters[state.monster["id"]].traits[trait]
+        return state.data.monsters[state.monster["id"]].traits_at(state.players)[trait]
     return state.value(who, trait)
 
 

@@ -87,10 +87,17 @@ def targets(house: House) -> Iterator[Finding]:
         yield Finding("threshold-unreachable", f"the dread roll's {r.dread_target}+ cannot be "
                       "rolled before the scenario begins for certain", "dread-roll", "target")
     for m in house.monsters.values():
-        for trait, value in m.traits.items():
-            if value > r.dice_in_box:
+        values = [(trait, v, f"traits.{trait}") for trait, v in m.traits.items()]
+        values += [(trait, v, f"by_players.{key}.{trait}")
+                   for key, changes in (house.raw[m.id].get("by_players") or {}).items()
+                   for trait, v in changes.items()]
+        for trait, value, path in values:
+            if trait not in m.traits:
+                yield Finding("monster-trait", f"{m.id}: a player count changes {trait}, which "
+                              "it lacks", m.id, path)
+            elif value > r.dice_in_box:
                 yield Finding("dice-exceed-box", f"{m.id}: {trait} {value} needs more dice "
-                              f"than the box holds ({r.dice_in_box})", m.id, f"traits.{trait}")
+                              f"than the box holds ({r.dice_in_box})", m.id, path)
         if m.attack_trait not in m.traits:
             yield Finding("monster-trait", f"{m.id} attacks with {m.attack_trait}, which it "
                           "lacks", m.id, "attack_trait")

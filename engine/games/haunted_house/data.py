@@ -154,6 +154,16 @@ class Monster:
     attack_trait: str
     ranged: bool
     movement: int
+    by_players: tuple[tuple[int, int | None, Mapping[str, int]], ...] = ()
+    """(fewest players, most or None, traits that replace the base values)."""
+
+    def traits_at(self, players: int) -> Mapping[str, int]:
+        """Its traits in a game of this many players."""
+        traits = dict(self.traits)
+        for low, high, changes in self.by_players:
+            if players >= low and (high is None or players <= high):
+                traits.update(changes)
+        return traits
 
 
 @dataclass(frozen=True)
@@ -162,12 +172,20 @@ class Task:
     name: str
     traits: tuple[str, ...]
     target: int
-    successes: int
+    successes: tuple[tuple[int, int | None, int], ...]
+    """(fewest players, most players or None, successes needed), by the number of players."""
     where: str
     feature: str
     token: str
     result: str
     makes: str
+
+    def needed(self, players: int) -> int:
+        """The successes the side needs in a game of this many players."""
+        for low, high, n in self.successes:
+            if players >= low and (high is None or players <= high):
+                return n
+        return self.successes[-1][2]
 
 
 @dataclass(frozen=True)
@@ -346,9 +364,25 @@ def _item(e: Mapping[str, Any]) -> Item:
                 _effects(use.get("effects")), bool(use.get("up_to_start", False)))
 
 
+def _by_players(raw: Any) -> tuple[tuple[int, int | None, int], ...]:
+    """`2` (any number of players) or `{"3-4": 2, "5+": 3}`."""
+    if isinstance(raw, Mapping):
+        return tuple(sorted((*parse_band(k), int(v)) for k, v in raw.items()))
+    return ((1, None, int(raw)),)
+
+
+def _monster(e: Mapping[str, Any]) -> Monster:
+    by_players = tuple(sorted(
+        (*parse_band(k), {t: int(v) for t, v in changes.items()})
+        for k, changes in (e.get("by_players") or {}).items()))
+    return Monster(e["id"], _name(e), {k: int(v) for k, v in e["traits"].items()},
+                   e["attack_trait"], bool(e.get("ranged", False)), int(e["movement"]),
+                   by_players)
+
+
 def _task(raw: Mapping[str, Any]) -> Task:
     return Task(raw["id"], str((raw.get("name") or {}).get("en", raw["id"])),
-                tuple(raw["traits"]), int(raw["target"]), int(raw.get("successes", 1)),
+                tuple(raw["traits"]), int(raw["target"]), _by_players(raw.get("successes", 1)),
                 raw["where"], raw.get("feature", ""), raw.get("token", ""), raw["result"],
                 raw.get("makes", ""))
 
@@ -431,9 +465,7 @@ def from_plain(plain: Mapping[str, Any]) -> House:
             omens=of("omen", lambda e: Omen(e["id"], _name(e), e["scenario"],
                                             _effects(e.get("effects")))),
             items=of("house-item", _item),
-            monsters=of("house-monster", lambda e: Monster(
-                e["id"], _name(e), {k: int(v) for k, v in e["traits"].items()},
-                e["attack_trait"], bool(e.get("ranged", False)), int(e["movement"]))),
+            monsters=of("house-monster", _monster),
             scenarios=of("scenario", _scenario),
             max_players=int((plain.get("pack") or {}).get("players", {}).get("max", 6)),
             raw=by_id,

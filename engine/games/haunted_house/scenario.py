@@ -180,7 +180,7 @@ def task_open(state: HouseState, seat: int, task: Task) -> bool:
     if task.result == "make-token":
         spec = state.data.scenarios[state.scenario].token(task.makes)
         return state.made.get(task.makes, 0) < (spec.count if spec else 1)
-    return state.progress.get(task.id, 0) < task.successes
+    return state.progress.get(task.id, 0) < task.needed(state.players)
 
 
 @actions_of(40)
@@ -222,8 +222,9 @@ def resolve_task(state: HouseState, frame: dict, action: Action) -> None:
         token = carried_tokens(state, seat, task.token)[0]
         state.seats[seat].items.remove(token)
     state.progress[task.id] = state.progress.get(task.id, 0) + 1
-    state.log(f"{task.name}: {state.progress[task.id]} of {task.successes} successes")
-    if task.result == "make-token" and state.progress[task.id] >= task.successes:
+    needed = task.needed(state.players)
+    state.log(f"{task.name}: {state.progress[task.id]} of {needed} successes")
+    if task.result == "make-token" and state.progress[task.id] >= needed:
         n = state.made.get(task.makes, 0) + 1
         state.made[task.makes] = n
         state.seats[seat].items.append(f"{TOKEN}{task.makes}:{n}")
@@ -310,7 +311,7 @@ def tokens_left(state: HouseState, sc: Scenario) -> tuple[int, int]:
         return (1, 0)
     done = state.progress.get(task.id, 0)
     gone = sum(1 for t in state.destroyed if t.startswith(f"{TOKEN}{task.token}:"))
-    return spec.count - done - gone, task.successes - done
+    return spec.count - done - gone, task.needed(state.players) - done
 
 
 def achieved(state: HouseState, sc: Scenario, side: Side, win: str) -> bool:
@@ -318,7 +319,7 @@ def achieved(state: HouseState, sc: Scenario, side: Side, win: str) -> bool:
         return bool(state.monster.get("killed"))
     if win == "task-complete":
         return (side.task.result != "make-token"
-                and state.progress.get(side.task.id, 0) >= side.task.successes)
+                and state.progress.get(side.task.id, 0) >= side.task.needed(state.players))
     if win == "kill-heroes":
         heroes = state.heroes()
         return bool(heroes) and not any(state.seats[h].alive for h in heroes)

@@ -26,7 +26,7 @@ def progress(state: HouseState, seat: int) -> float:
     if state.scenario and s.side:
         sc = state.data.scenarios[state.scenario]
         task = sc.side(s.side).task
-        value += 0.3 * state.progress.get(task.id, 0) / max(1, task.successes)
+        value += 0.3 * state.progress.get(task.id, 0) / max(1, task.needed(state.players))
         if s.side == TRAITOR:
             dead = sum(1 for h in state.heroes() if not state.seats[h].alive)
             value += 0.3 * dead / max(1, len(state.heroes()))
@@ -103,7 +103,7 @@ def report_sections(games: Sequence[GameSummary]) -> list[Section]:
         Section("scenario_start_mean_round", "round the scenario began (mean)",
                 mean(start_rounds)),
         Section("scenario_start_rounds", "round the scenario began",
-                dict(sorted(starts.items(), key=lambda kv: int(kv[0].split()[1])))),
+                dict(sorted(starts.items(), key=lambda kv: int(kv[0].split()[1].split("-")[0])))),
         Section("traitor_survival", "traitor alive at the end",
                 round(traitors_alive / traitors, 4) if traitors else 0.0, percent=True),
         Section("hero_survival", "heroes alive at the end",
