@@ -87,6 +87,9 @@ SEED_FACTS = [
     ("combat-example", "damage_type", "physical"),
     ("combat-example", "losses.0", {"trait": "might", "amount": 2, "after": 3}),
     ("combat-example", "losses.1", {"trait": "speed", "amount": 1, "after": 4}),
+    # The vault: the same check is tried once a turn.
+    ("vault-example", "room", "vault"),
+    ("vault-example", "tries_per_turn", 1),
 ]
 
 
@@ -141,3 +144,47 @@ def test_fight_example_splits_the_damage_over_physical_traits() -> None:
 
 def test_trait_roll_example_rolls_the_trait_value() -> None:
     assert fact(PACK, "trait-roll-example", "dice") == fact(PACK, "trait-roll-example", "value")
+
+
+def test_explorers_have_four_tracks_of_eight_marks_over_a_death_mark() -> None:
+    explorers = _of_kind("explorer")
+    assert len(explorers) >= plain(PACK)["pack"]["players"]["max"]
+    for e in explorers:
+        assert set(e["traits"]) == {t["id"] for t in _of_kind("trait")}
+        for track in e["traits"].values():
+            assert len(track["track"]) == 8 and track["track"] == sorted(track["track"])
+            assert 1 <= track["start"] <= 8
+
+
+def test_the_fight_example_reads_off_its_explorer_s_tracks() -> None:
+    ex = entities(PACK)["combat-example"]
+    tracks = entities(PACK)[ex["explorer"]]["traits"]
+    might = tracks["might"]
+    assert might["track"][might["start"] - 1] == ex["value"]
+    for loss in ex["losses"]:
+        t = tracks[loss["trait"]]
+        assert t["track"][t["start"] - 1 - loss["amount"]] == loss["after"]
+
+
+def test_the_house_has_three_floors_each_with_a_landing_and_tiles() -> None:
+    rooms = _of_kind("room")
+    for floor in ("ground", "upper", "basement"):
+        assert len([r for r in rooms if r.get("start") == floor]) == 1
+        assert any(floor in r["floors"] and not r.get("start") for r in rooms)
+    assert all(r["doorways"] for r in rooms)
+    vault = entities(PACK)["vault"]
+    assert vault["effect"]["when"] == "action"
+
+
+def test_scenarios_have_monsters_missing_traits_and_omens_that_wake_them() -> None:
+    scenarios = _of_kind("scenario")
+    assert len(scenarios) >= 2
+    monsters = entities(PACK)
+    missing = [set(monsters[s["monster"]]["traits"]) ^ {"might", "speed", "knowledge", "sanity"}
+               for s in scenarios]
+    assert all(missing)
+    omen_scenarios = {o["scenario"] for o in _of_kind("omen")}
+    assert omen_scenarios == {s["id"] for s in scenarios}
+    for s in scenarios:
+        for side in s["sides"].values():
+            assert side["task"]["traits"] and side["wins"]
