@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from packdata import entities, fact, plain
 
@@ -188,3 +191,38 @@ def test_scenarios_have_monsters_missing_traits_and_omens_that_wake_them() -> No
     for s in scenarios:
         for side in s["sides"].values():
             assert side["task"]["traits"] and side["wins"]
+
+
+# ----- the rulebook -----------------------------------------------------------------------------
+
+RULES = Path(__file__).resolve().parents[2] / "content" / PACK / "rules"
+REF = re.compile(r"\{\{.*?\}\}|\{#[a-z0-9-]+\}")
+LIST_MARK = re.compile(r"^\s*\d+\.\s")
+SECTION = re.compile(r"\{#([a-z0-9-]+)\}")
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_no_number_is_typed_in_the_rulebook(lang: str) -> None:
+    """Every number of the rules comes from a data reference (list numbering aside)."""
+    for path in sorted((RULES / lang).glob("*.md")):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            bare = LIST_MARK.sub("", REF.sub("", line))
+            assert not re.search(r"\d", bare), f"{path.name}:{n}: a typed number: {line!r}"
+
+
+def test_the_translation_has_every_chapter_and_section() -> None:
+    def sections(lang: str) -> dict[str, list[str]]:
+        return {p.name: SECTION.findall(p.read_text(encoding="utf-8"))
+                for p in sorted((RULES / lang).glob("*.md"))}
+
+    assert sections("en") == sections("ru")
+
+
+def test_the_rulebook_prints_every_provisional_rule_where_players_read_it() -> None:
+    """Each pack rule of our own design is cited by the chapter that explains it."""
+    text = " ".join(p.read_text(encoding="utf-8") for p in (RULES / "ru").glob("*.md"))
+    for decision in ("setup-rule", "turn-rule", "exploration-rule", "dread-rule", "death-rule",
+                     "monster-turn-rule", "handling-rule", "gain-rule", "die-faces", "die-count",
+                     "weapon-effects", "companion-effects", "scenarios", "house-tiles",
+                     "explorers", "omens", "monsters", "events", "vault"):
+        assert f'decision("{decision}")' in text, decision
