@@ -56,7 +56,7 @@ def resolve_check(state: HouseState, frame: dict, action: Action) -> None:
     seat, total, target = int(frame["seat"]), int(action.get("total")), int(frame["target"])
     ok = total >= target
     state.log(f"{state.who(seat)} rolls {frame['n']} dice for {frame['trait']} "
-              f"({frame['cause'] or frame['check']}): {total} against {target}+, "
+              f"({frame['cause'] or frame['check']}) and gets {total} against {target}+ — "
               + ("success" if ok else "failure"))
     if ok and frame.get("room"):
         spend_room(state, seat, frame["room"])
@@ -108,6 +108,6 @@ def do_effect(state: HouseState, frame: dict) -> None:
 def resolve_damage_roll(state: HouseState, frame: dict, action: Action) -> None:
     """N points of damage: N dice; the pips are the steps to lose."""
     seat, total = int(frame["seat"]), int(action.get("total"))
-    state.log(f"{state.who(seat)} rolls {frame['n']} dice for {frame['type']} damage: "
-              f"{total} step(s)")
+    state.log(f"{state.who(seat)} rolls {frame['n']} dice for {frame['type']} damage and gets "
+              f"{total} step(s) to lose")
     take_damage(state, seat, frame["type"], total, frame["cause"])

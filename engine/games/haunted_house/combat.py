@@ -129,13 +129,13 @@ def resolve_fight(state: HouseState, frame: dict) -> None:
     margin = int(f["a_roll"]) - int(f["d_roll"])
     kind = state.data.rules.trait_group[trait]
     how = f" with the {state.item_name(f['weapon'])}" if f["weapon"] else ""
-    state.log(f"{name_of(state, a)} attacks {name_of(state, d)} with {trait}{how}: "
+    state.log(f"{name_of(state, a)} attacks {name_of(state, d)} with {trait}{how} — "
               f"{f['a_dice']} dice for {f['a_roll']} against {f['d_dice']} dice for {f['d_roll']}")
     cost = state.item(f["weapon"]).attack.cost if f["weapon"] else None
     if cost and a != BEAST:
         lower(state, a, cost[0], cost[1], f"the {state.item_name(f['weapon'])}")
     if margin == 0:
-        state.log("a tie: nobody is hurt")
+        state.log("a tie — nobody is hurt")
     elif margin > 0:
         won(state, a, d, kind, margin)
     elif f["ranged"]:
@@ -201,7 +201,7 @@ def beaten(state: HouseState, a: int) -> None:
         if sp.type == "kill-with-token" and any(
                 i.startswith(f"token:{sp.token}:") for i in state.seats[a].items):
             state.monster["killed"] = True
-            state.log(f"{state.who(a)} kills the {name_of(state, BEAST)}: {sp.name}")
+            state.log(f"{state.who(a)} kills the {name_of(state, BEAST)} ({sp.name})")
             return
     stun(state, f"{state.who(a)} beats it")
 

@@ -183,7 +183,7 @@ def resolve_event_roll(state: HouseState, frame: dict, action: Action) -> None:
     seat, total = int(frame["seat"]), int(action.get("total"))
     event = state.data.events[frame["event"]]
     band = event.band(total)
-    state.log(f"{state.who(seat)} rolls {frame['n']} dice for {event.trait}: {total}")
+    state.log(f"{state.who(seat)} rolls {frame['n']} dice for {event.trait} and gets {total}")
     if band is not None:
         apply_effects(state, seat, band.effects, event.name)
 

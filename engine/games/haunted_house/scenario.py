@@ -45,7 +45,7 @@ def dread(state: HouseState, frame: dict) -> None:
         return
     rules = state.data.rules
     if len(state.omens) >= rules.dread_certain_at:
-        state.log(f"{len(state.omens)} omens: the house wakes without a roll")
+        state.log(f"{len(state.omens)} omens — the house wakes without a roll")
         begin(state, state.data.omens[frame["omen"]].scenario, int(frame["seat"]))
         return
     state.push({**frame, "t": "roll", "fn": "dread", "n": capped(state, len(state.omens))})
@@ -55,8 +55,8 @@ def dread(state: HouseState, frame: dict) -> None:
 def resolve_dread(state: HouseState, frame: dict, action: Action) -> None:
     total, target = int(action.get("total")), state.data.rules.dread_target
     woke = total >= target
-    state.log(f"dread roll with {frame['n']} dice: {total} against {target}+"
-              + (": the scenario begins" if woke else ": the house waits"))
+    state.log(f"the dread roll with {frame['n']} dice gives {total} against {target}+ — "
+              + ("the scenario begins" if woke else "the house waits"))
     if woke:
         begin(state, state.data.omens[frame["omen"]].scenario, int(frame["seat"]))
 
@@ -72,7 +72,7 @@ def house_closed(state: HouseState) -> None:
         return
     last = state.omens[-1] if state.omens else ""
     scenario = state.data.omens[last].scenario if last else sorted(state.data.scenarios)[0]
-    state.log("no doorway is left to open: the house wakes")
+    state.log("no doorway is left to open — the house wakes")
     finder = state.finder if state.finder >= 0 else state.alive_seats()[0]
     begin(state, scenario, finder)
 
@@ -92,7 +92,7 @@ def begin(state: HouseState, scenario_id: str, finder: int) -> None:
     where = room if sc.monster_place == "scenario-room" else sc.monster_room
     state.monster = {"id": sc.monster, "room": where, "stunned": 0, "killed": False}
     state.progress = {sc.heroes.task.id: 0, sc.traitor.task.id: 0}
-    state.log(f"the scenario {sc.name} begins in the {state.room_name(room)}: "
+    state.log(f"the scenario {sc.name} begins in the {state.room_name(room)} — "
               f"{state.who(state.traitor)} is the traitor; the "
               f"{state.data.monsters[sc.monster].name} appears in the {state.room_name(where)}")
     place_tokens(state, sc)
@@ -211,7 +211,8 @@ def resolve_task(state: HouseState, frame: dict, action: Action) -> None:
     task = side_of(state, seat).task
     ok = total >= task.target
     state.log(f"{state.who(seat)} rolls {frame['n']} dice for {frame['trait']} on the task "
-              f"{task.name}: {total} against {task.target}+, {'success' if ok else 'failure'}")
+              f"{task.name} and gets {total} against {task.target}+ — "
+              f"{'success' if ok else 'failure'}")
     if not ok:
         return
     if task.result == "rouse-monster":
@@ -223,7 +224,7 @@ def resolve_task(state: HouseState, frame: dict, action: Action) -> None:
         state.seats[seat].items.remove(token)
     state.progress[task.id] = state.progress.get(task.id, 0) + 1
     needed = task.needed(state.players)
-    state.log(f"{task.name}: {state.progress[task.id]} of {needed} successes")
+    state.log(f"{task.name} has {state.progress[task.id]} of {needed} successes")
     if task.result == "make-token" and state.progress[task.id] >= needed:
         n = state.made.get(task.makes, 0) + 1
         state.made[task.makes] = n
@@ -286,14 +287,14 @@ def destroy_token(state: HouseState, seat: int, role: str, name: str) -> None:
     token = carried_tokens(state, seat, role)[0]
     state.seats[seat].items.remove(token)
     state.destroyed.append(token)
-    state.log(f"{state.who(seat)}: {name} — the {state.item_name(token)} is destroyed")
+    state.log(f"{state.who(seat)} uses {name} — the {state.item_name(token)} is destroyed")
 
 
 @rule("house.howl")
 def howl(state: HouseState, sp) -> None:
     """Every hero in the monster's room makes the check or suffers the failure."""
     room = state.monster["room"]
-    state.log(f"the {monster_name(state)}: {sp.name}")
+    state.log(f"the {monster_name(state)} uses {sp.name}")
     for hero in reversed(state.heroes()):
         if state.seats[hero].alive and state.seats[hero].room == room:
             trait_roll(state, hero, f"special:{sp.id}", sp.check.trait, sp.check.target,
@@ -346,4 +347,4 @@ def end(state: HouseState, side: str, how: str) -> None:
     state.phase = OVER
     state.winners = state.heroes() if side == HERO else [state.traitor]
     state.ended_by = f"{'heroes' if side == HERO else 'traitor'}-{how}"
-    state.log(f"the {'heroes' if side == HERO else 'traitor'} win: {how}")
+    state.log(f"the {'heroes' if side == HERO else 'traitor'} win ({how})")

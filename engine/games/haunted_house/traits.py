@@ -22,8 +22,8 @@ def gain(state: HouseState, seat: int, trait: str, steps: int, up_to_start: bool
     before = s.marks[trait]
     s.marks[trait] = max(before, min(before + steps, cap))
     if s.marks[trait] != before:
-        state.log(f"{state.who(seat)} gains {s.marks[trait] - before} {trait}: "
-                  f"{t.value(before)} -> {t.value(s.marks[trait])}")
+        state.log(f"{state.who(seat)} gains {s.marks[trait] - before} {trait} "
+                  f"({t.value(before)} -> {t.value(s.marks[trait])})")
 
 
 @rule("damage.physical", "damage.mental", "combat-example.split")
@@ -37,8 +37,8 @@ def lower(state: HouseState, seat: int, trait: str, steps: int, cause: str) -> N
     floor = 0 if state.scenario or state.data.rules.death_before_scenario else 1
     before = s.marks[trait]
     s.marks[trait] = max(floor, before - steps)
-    state.log(f"{state.who(seat)} loses {steps} {trait}: {t.value(before)} -> "
-              f"{t.value(s.marks[trait]) if s.marks[trait] else 'death mark'}")
+    state.log(f"{state.who(seat)} loses {steps} {trait} ({t.value(before)} -> "
+              f"{t.value(s.marks[trait]) if s.marks[trait] else 'the death mark'})")
     if s.marks[trait] == 0:
         die(state, seat, cause)
 

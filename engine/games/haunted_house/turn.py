@@ -64,7 +64,8 @@ def start_turn(state: HouseState, seat: int, phase: str) -> None:
         state.log(f"the {state.data.monsters[state.monster['id']].name}'s turn")
     else:
         moves = state.value(seat, state.data.rules.movement_trait) + movement_bonus(state, seat)
-        state.log(f"round {state.round}: {state.who(seat)}'s turn ({moves} moves)")
+        state.log(f"round {state.round}: {state.who(seat)}'s turn "
+                  f"({moves} move{'' if moves == 1 else 's'})")
     state.turn = new_turn(seat, phase, moves)
 
 
