@@ -75,9 +75,10 @@ def targets(house: House) -> Iterator[Finding]:
         for name, side in (("heroes", sc.heroes), ("traitor", sc.traitor)):
             t = side.task
             best = max(best_total(house, most_dice(house, tr)) for tr in t.traits)
-            if t.target > best:
-                yield Finding("threshold-unreachable", f"task '{t.id}' needs {t.target}+, the "
-                              f"best roll is {best}", sc.id, f"sides.{name}.task.target")
+            if max(t.targets) > best:
+                yield Finding("threshold-unreachable", f"task '{t.id}' needs "
+                              f"{max(t.targets)}+, the best roll is {best}", sc.id,
+                              f"sides.{name}.task.target")
             for i, sp in enumerate(side.specials):
                 if sp.check:
                     yield from reach(sp.check.trait, sp.check.target, sc.id,

@@ -171,7 +171,8 @@ class Task:
     id: str
     name: str
     traits: tuple[str, ...]
-    target: int
+    target: tuple[tuple[int, int | None, int], ...]
+    """(fewest players, most players or None, the least total that succeeds)."""
     successes: tuple[tuple[int, int | None, int], ...]
     """(fewest players, most players or None, successes needed), by the number of players."""
     where: str
@@ -182,10 +183,22 @@ class Task:
 
     def needed(self, players: int) -> int:
         """The successes the side needs in a game of this many players."""
-        for low, high, n in self.successes:
-            if players >= low and (high is None or players <= high):
-                return n
-        return self.successes[-1][2]
+        return _at(self.successes, players)
+
+    def target_at(self, players: int) -> int:
+        """The least total that succeeds in a game of this many players."""
+        return _at(self.target, players)
+
+    @property
+    def targets(self) -> list[int]:
+        return sorted({n for _, _, n in self.target})
+
+
+def _at(by_players: tuple[tuple[int, int | None, int], ...], players: int) -> int:
+    for low, high, n in by_players:
+        if players >= low and (high is None or players <= high):
+            return n
+    return by_players[-1][2]
 
 
 @dataclass(frozen=True)
@@ -382,7 +395,8 @@ def _monster(e: Mapping[str, Any]) -> Monster:
 
 def _task(raw: Mapping[str, Any]) -> Task:
     return Task(raw["id"], str((raw.get("name") or {}).get("en", raw["id"])),
-                tuple(raw["traits"]), int(raw["target"]), _by_players(raw.get("successes", 1)),
+                tuple(raw["traits"]), _by_players(raw["target"]),
+                _by_players(raw.get("successes", 1)),
                 raw["where"], raw.get("feature", ""), raw.get("token", ""), raw["result"],
                 raw.get("makes", ""))
 

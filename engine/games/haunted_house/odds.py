@@ -117,9 +117,10 @@ def task_rolls(house: House) -> OddsTable:
     for sc in house.scenarios.values():
         for side in (sc.heroes, sc.traitor):
             t = side.task
-            rows.append(odds_row(f"{t.id} ({'/'.join(t.traits)} {t.target}+)",
-                                 {f"value {v}": at_least(v, t.target, faces)
-                                  for v in range(1, most + 1)}))
+            for target in t.targets:
+                rows.append(odds_row(f"{t.id} ({'/'.join(t.traits)} {target}+)",
+                                     {f"value {v}": at_least(v, target, faces)
+                                      for v in range(1, most + 1)}))
     return OddsTable("tasks", "scenario task rolls: the chance of a success by trait value",
                      tuple(rows), "one task roll a turn")
 

@@ -200,7 +200,7 @@ def do_task(state: HouseState, action: Action) -> None:
     trait = str(action.get("trait"))
     state.turn["tasks"] += 1
     state.push({"t": "roll", "fn": "task", "n": dice_for(state, seat, trait), "seat": seat,
-                "task": task.id, "trait": trait, "target": task.target})
+                "task": task.id, "trait": trait, "target": task.target_at(state.players)})
 
 
 @resolves("task")
@@ -209,9 +209,10 @@ def resolve_task(state: HouseState, frame: dict, action: Action) -> None:
     """A success makes a token, spends a carried token, rouses the monster or counts."""
     seat, total = int(frame["seat"]), int(action.get("total"))
     task = side_of(state, seat).task
-    ok = total >= task.target
+    target = task.target_at(state.players)
+    ok = total >= target
     state.log(f"{state.who(seat)} rolls {frame['n']} dice for {frame['trait']} on the task "
-              f"{task.name} and gets {total} against {task.target}+ — "
+              f"{task.name} and gets {total} against {target}+ — "
               f"{'success' if ok else 'failure'}")
     if not ok:
         return
