@@ -1,8 +1,9 @@
-"""A heuristic bot for both sides: explorers open the house and take what helps; after the
-scenario begins, heroes and the traitor pursue their side's task and goal.
+"""The heuristic bots: one for the explorers (before the scenario, and the heroes after it) and
+one for the traitor (who also plays the monster); `HeuristicBot` hands each seat to the one its
+side calls for.
 
-It never stalls: every turn it moves or explores while that is useful and otherwise ends the
-turn; each of its free actions (picking up, using, handing over) is taken at most once per item.
+They never stall: every turn they move or explore while that is useful and otherwise end the
+turn; each free action (picking up, using, handing over) is taken at most once per item.
 """
 
 from __future__ import annotations
@@ -18,10 +19,25 @@ from engine.games.haunted_house.traits import carried_tokens
 
 
 class HeuristicBot:
+    """The `heuristic` bot of a seat: the explorers' policy until the seat turns traitor, then
+    the traitor's (who also plays the monster)."""
+
+    def __init__(self, seat: int):
+        self.seat = seat
+        self.explorer = ExplorerBot(seat)
+        self.traitor = TraitorBot(seat)
+
+    def choose(self, state: HouseState) -> Action:
+        policy = self.traitor if state.seats[self.seat].side == TRAITOR else self.explorer
+        return policy.choose(state)
+
+
+class _Policy:
+    """What both sides do alike: decisions, picking up, healing, tasks, rooms, walking."""
+
     def __init__(self, seat: int):
         self.seat = seat
 
-    # ----- entry point ------------------------------------------------------------------------
     def choose(self, state: HouseState) -> Action:
         actions = state.legal_actions()
         if len(actions) == 1:
@@ -31,6 +47,23 @@ class HeuristicBot:
         if state.turn["phase"] == MONSTER:
             return self.monster_turn(state, actions)
         return self.explorer_turn(state, actions)
+
+    def monster_turn(self, state: HouseState, actions: list[Action]) -> Action:
+        return Action.of("end")
+
+    def goal_rooms(self, state: HouseState) -> set[str]:
+        """Rooms the explorer wants to reach, or an empty set to explore."""
+        return set()
+
+    def flee(self, state: HouseState, by_kind: dict, goal: set[str]) -> Action | None:
+        return None
+
+    def give(self, state: HouseState, by_kind: dict) -> Action | None:
+        return None
+
+    def need(self, state: HouseState, need: Fraction) -> Fraction:
+        """The chance of winning an attack this side wants before attacking."""
+        return need
 
     # ----- decisions --------------------------------------------------------------------------
     def decide(self, state: HouseState, frame: dict, actions: list[Action]) -> Action:
@@ -73,22 +106,6 @@ class HeuristicBot:
             found = self.walk(state, by_kind, goal)
         return found if found is not None else Action.of("end")
 
-    def flee(self, state: HouseState, by_kind: dict, goal: set[str]) -> Action | None:
-        """A hero who cannot hurt the monster leaves its room (for a goal elsewhere, or for
-        the neighbouring room farthest from it)."""
-        s = state.seats[self.seat]
-        if (s.side != HERO or not state.monster or state.monster.get("killed")
-                or int(state.monster["stunned"]) > 0 or state.monster["room"] != s.room
-                or _kills(state, self.seat, state.data.scenarios[state.scenario])):
-            return None
-        moves = by_kind.get("move", ())
-        if not moves:
-            return None
-        if goal and s.room not in goal:
-            return None
-        far = state.layout.distances(state.monster["room"])
-        return max(moves, key=lambda a: (far.get(str(a.get("to")), 99), -moves.index(a)))
-
     def pick_up(self, state: HouseState, by_kind: dict) -> Action | None:
         for a in by_kind.get("pick-up", ()):
             return a
@@ -107,7 +124,6 @@ class HeuristicBot:
         options = by_kind.get("attack", ())
         if not options:
             return None
-        s = state.seats[self.seat]
         sc = state.data.scenarios[state.scenario]
         best, best_score = None, Fraction(0)
         for a in options:
@@ -126,9 +142,7 @@ class HeuristicBot:
                     score, need = score + 1, Fraction(0)
             elif any(i.startswith(TOKEN) for i in state.seats[target].items):
                 score, need = score + Fraction(1, 4), min(need, Fraction(1, 4))
-            if s.side == TRAITOR and sc.traitor.task.result == "progress":
-                need = max(need, Fraction(3, 5))
-            if chance >= need and score > best_score:
+            if chance >= self.need(state, need) and score > best_score:
                 best, best_score = a, score
         return best
 
@@ -156,6 +170,48 @@ class HeuristicBot:
                 return a
         return None
 
+    def walk(self, state: HouseState, by_kind: dict, goal: set[str]) -> Action | None:
+        here = state.seats[self.seat].room
+        if goal:
+            if here in goal:
+                return None
+            nxt = state.layout.first_step(here, goal)
+            if nxt is not None:
+                return next((a for a in by_kind.get("move", ()) if a.get("to") == nxt), None)
+        explore = by_kind.get("explore", ())
+        if explore:
+            return explore[0]
+        frontier = {r for r, _ in state.layout.open_doorways()
+                    if r != here and _fits(state, r)}
+        nxt = state.layout.first_step(here, frontier) if frontier else None
+        if nxt is not None:
+            return next((a for a in by_kind.get("move", ()) if a.get("to") == nxt), None)
+        return None
+
+class ExplorerBot(_Policy):
+    """Explorers open the house; heroes pursue their task, carry the killing token to the
+    monster, take tokens back from the traitor and keep away from a monster they cannot hurt."""
+
+    def goal_rooms(self, state: HouseState) -> set[str]:
+        side = side_of(state, self.seat)
+        return set() if side is None else self.hero_goals(state, side.task)
+
+    def flee(self, state: HouseState, by_kind: dict, goal: set[str]) -> Action | None:
+        """A hero who cannot hurt the monster leaves its room (for a goal elsewhere, or for
+        the neighbouring room farthest from it)."""
+        s = state.seats[self.seat]
+        if (s.side != HERO or not state.monster or state.monster.get("killed")
+                or int(state.monster["stunned"]) > 0 or state.monster["room"] != s.room
+                or _kills(state, self.seat, state.data.scenarios[state.scenario])):
+            return None
+        moves = by_kind.get("move", ())
+        if not moves:
+            return None
+        if goal and s.room not in goal:
+            return None
+        far = state.layout.distances(state.monster["room"])
+        return max(moves, key=lambda a: (far.get(str(a.get("to")), 99), -moves.index(a)))
+
     def give(self, state: HouseState, by_kind: dict) -> Action | None:
         """A hero hands a scenario token to a hero better placed to use it."""
         s = state.seats[self.seat]
@@ -167,17 +223,6 @@ class HeuristicBot:
                     and _task_dice(state, other) > _task_dice(state, self.seat) + 1):
                 return a
         return None
-
-    # ----- where to go ------------------------------------------------------------------------
-    def goal_rooms(self, state: HouseState) -> set[str]:
-        """Rooms the explorer wants to reach, or an empty set to explore."""
-        s = state.seats[self.seat]
-        side = side_of(state, self.seat)
-        if side is None:
-            return set()
-        if s.side == HERO:
-            return self.hero_goals(state, side.task)
-        return self.traitor_goals(state, side)
 
     def hero_goals(self, state: HouseState, task) -> set[str]:
         s = state.seats[self.seat]
@@ -205,6 +250,18 @@ class HeuristicBot:
                 return {traitor.room}
         return {s.room}
 
+
+class TraitorBot(_Policy):
+    """The traitor races for the side's task and special actions, steals the heroes' tokens,
+    and plays the monster: it hunts the heroes who cannot kill it."""
+
+    def goal_rooms(self, state: HouseState) -> set[str]:
+        return self.traitor_goals(state, side_of(state, self.seat))
+
+    def need(self, state: HouseState, need: Fraction) -> Fraction:
+        sc = state.data.scenarios[state.scenario]
+        return max(need, Fraction(3, 5)) if sc.traitor.task.result == "progress" else need
+
     def traitor_goals(self, state: HouseState, side) -> set[str]:
         task = side.task
         for sp in side.specials:
@@ -222,24 +279,6 @@ class HeuristicBot:
                    if state.seats[h].alive and any(i.startswith(TOKEN)
                                                     for i in state.seats[h].items)]
         return set(holders or heroes)
-
-    def walk(self, state: HouseState, by_kind: dict, goal: set[str]) -> Action | None:
-        here = state.seats[self.seat].room
-        if goal:
-            if here in goal:
-                return None
-            nxt = state.layout.first_step(here, goal)
-            if nxt is not None:
-                return next((a for a in by_kind.get("move", ()) if a.get("to") == nxt), None)
-        explore = by_kind.get("explore", ())
-        if explore:
-            return explore[0]
-        frontier = {r for r, _ in state.layout.open_doorways()
-                    if r != here and _fits(state, r)}
-        nxt = state.layout.first_step(here, frontier) if frontier else None
-        if nxt is not None:
-            return next((a for a in by_kind.get("move", ()) if a.get("to") == nxt), None)
-        return None
 
     # ----- the monster's turn -----------------------------------------------------------------
     def monster_turn(self, state: HouseState, actions: list[Action]) -> Action:
