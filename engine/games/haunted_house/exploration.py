@@ -19,10 +19,10 @@ def on_turn(state: HouseState) -> int | None:
     return seat
 
 
-def can_explore(state: HouseState, room: str, d: str) -> bool:
-    floor = state.rooms[room][0]
-    return d in state.layout.open_edges(room) and any(
-        floor in state.data.rooms[r].floors for r in state.pile)
+
+def tile_left(state: HouseState, floor: str) -> bool:
+    """Whether the stack still holds a tile that may lie on this floor."""
+    return any(floor in state.data.rooms[r].floors for r in state.pile)
 
 
 @actions_of(10)
@@ -32,7 +32,9 @@ def move_actions(state: HouseState) -> list[Action]:
         return []
     here = state.seats[seat].room
     out = [Action.of("move", to=r) for r in state.layout.neighbours(here)]
-    out += [Action.of("explore", door=d) for d in DIRS if can_explore(state, here, d)]
+    edges = state.layout.open_edges(here)
+    if edges and tile_left(state, state.rooms[here][0]):
+        out += [Action.of("explore", door=d) for d in DIRS if d in edges]
     return out
 
 

@@ -47,6 +47,8 @@ class Layout:
         self.house = house
         self.rooms = rooms
         self.grid = {cell(p[0], p[1], p[2]): rid for rid, p in rooms.items()}
+        self._near: dict[str, list[str]] = {}
+        self._edges: dict[str, list[str]] = {}
 
     def at(self, floor: str, x: int, y: int) -> str | None:
         return self.grid.get(cell(floor, x, y))
@@ -74,12 +76,19 @@ class Layout:
     @rule("house.move")
     def neighbours(self, room: str) -> list[str]:
         """Rooms one step away: through open doorways (n, e, s, w order), then the stairs."""
-        out = [r for d in DIRS if (r := self.through(room, d)) is not None]
-        return out + [r for r in self.stairs(room) if r not in out]
+        found = self._near.get(room)
+        if found is None:
+            out = [r for d in DIRS if (r := self.through(room, d)) is not None]
+            found = self._near[room] = out + [r for r in self.stairs(room) if r not in out]
+        return found
 
     def open_edges(self, room: str) -> list[str]:
         """Doorways of the room that face a cell with no room yet."""
-        return [d for d in self.rooms[room][3] if self.at(*self.beyond(room, d)) is None]
+        found = self._edges.get(room)
+        if found is None:
+            found = self._edges[room] = [d for d in self.rooms[room][3]
+                                         if self.at(*self.beyond(room, d)) is None]
+        return found
 
     def distances(self, start: str) -> dict[str, int]:
         """Steps from `start` to every reachable room (breadth first)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from engine.core.api import CHANCE, TERMINAL, Action, Outcome
@@ -86,6 +87,7 @@ class HouseState(GameState):
         self.ended_by = ""
         self.events: list[str] = []
         self._layout: Layout | None = None
+        self._legal: list[Action] | None = None
 
     # ----- the OpenSpiel interface ------------------------------------------------------------
     @property
@@ -100,6 +102,13 @@ class HouseState(GameState):
                 return int(head["seat"])
         return int(self.turn["seat"])
 
+    def legal_actions(self) -> list[Action]:
+        """The legal actions, computed once per position (every change goes through `advance`
+        or `touch`, which forget them)."""
+        if self._legal is None:
+            self._legal = super().legal_actions()
+        return list(self._legal)
+
     def _player_actions(self) -> list[Action]:
         if self.queue and self.queue[0]["t"] == "decide":
             return machine.OPTIONS[self.queue[0]["fn"]](self, self.queue[0])
@@ -113,8 +122,7 @@ class HouseState(GameState):
             return []
         head = self.queue[0]
         if head["t"] == "roll":
-            return [Outcome(Action.of("roll", total=t), p)
-                    for t, p in pips(int(head["n"]), self.data.rules.faces)]
+            return list(_roll_outcomes(int(head["n"]), self.data.rules.faces))
         from fractions import Fraction
 
         cards = self.candidates(head)
@@ -139,6 +147,7 @@ class HouseState(GameState):
         as soon as a side has won."""
         from engine.games.haunted_house.scenario import check_goals
 
+        self._legal = None
         while self.phase != OVER:
             check_goals(self)
             if self.phase == OVER or not self.queue or self.queue[0]["t"] != "do":
@@ -163,8 +172,9 @@ class HouseState(GameState):
         return self._layout
 
     def touch(self) -> None:
-        """Forget the cached layout (call after laying a room)."""
+        """Forget the cached layout and legal actions (call after laying a room)."""
         self._layout = None
+        self._legal = None
 
     def who(self, seat: int) -> str:
         s = self.seats[seat]
@@ -231,6 +241,7 @@ class HouseState(GameState):
             value = getattr(self, name)
             setattr(twin, name, value if isinstance(value, (int, str)) else copy.deepcopy(value))
         twin.rng = Rng(self.rng.state)
+        twin._legal = None
         twin.seats = [Seat(s.seat, s.explorer, dict(s.marks), s.room, s.alive, list(s.items),
                            s.side, list(s.spent), s.cause) for s in self.seats]
         twin._layout = None
@@ -251,6 +262,11 @@ class HouseState(GameState):
     @property
     def returns(self) -> list[float]:
         return [1.0 if seat in self.winners else 0.0 for seat in range(self.players)]
+
+
+@lru_cache(maxsize=64)
+def _roll_outcomes(n: int, faces: tuple[int, ...]) -> tuple[Outcome, ...]:
+    return tuple(Outcome(Action.of("roll", total=t), p) for t, p in pips(n, faces))
 
 
 def marks_at_start(data: House, explorer: str) -> dict[str, int]:
