@@ -12,17 +12,8 @@ Problems are collected and reported once as a RelicError; nothing half-written i
 
 from __future__ import annotations
 
-import sys
 import time
-import types
 import unicodedata
-
-# reportlab reads ~/.reportlab_settings and ~/.reportlab_mods when it is first imported, unless
-# modules of those names exist: empty ones keep a build from reading outside the project. This
-# must run before any module of this package imports reportlab, hence before the imports below.
-# ruff: noqa: E402
-for _name in ("reportlab_settings", "reportlab_mods"):
-    sys.modules.setdefault(_name, types.ModuleType(_name))
 from dataclasses import dataclass, replace
 from pathlib import Path
 
