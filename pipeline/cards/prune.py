@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 KEEP_DAYS = 14.0
-FOLDERS = ("faces", "batches", "png", "outputs", "fonts")
+FOLDERS = ("faces", "batches", "png", "outputs", "fonts",
+           "rulebook/units", "rulebook/books", "rulebook/pictures", "rulebook/maps")
 """The cache's own folders; nothing else under the cache folder is ever removed."""
 
 
