@@ -79,8 +79,8 @@ def baseline(commit: str) -> Version:
         print(f"installing {commit} into its own venv (first run only, about a minute) ...",
               flush=True)
         subprocess.run([sys.executable, "-m", "venv", str(folder / ".venv")], check=True)
-        subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--config-settings",
-                        "editable_mode=compat", "-e", str(folder)], check=True)
+        subprocess.run([str(python), "-m", "pip", "install", "--quiet", "-e", str(folder)],
+                       check=True)
         stamp.touch()
     return Version(f"release {commit}", folder, python)
 

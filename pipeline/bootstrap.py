@@ -3,9 +3,8 @@
 Standard library only (it runs before anything is installed). It prints one line for the stage
 and, on a terminal, one status line that pip's own output updates (the package being fetched,
 how many so far); pip's warnings and errors still go to stderr as pip writes them. The project
-is installed editable in setuptools' `compat` mode (a `.pth` file naming the project folder):
-the mode setuptools documents for a flat layout like this one, and the one that does not end
-the install with its "Editable installation" notice.
+is installed editable; pyproject.toml names the project folder as its package folder, so that
+setuptools makes the install a plain `.pth` file, without its "Editable installation" notice.
 """
 
 from __future__ import annotations
@@ -68,8 +67,7 @@ def main(argv: list[str]) -> int:
     if not python.exists():
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     pip(python, ["install", "--quiet", "--upgrade", "pip"], fancy=False)
-    count = pip(python, ["install", "--config-settings", "editable_mode=compat", "-e",
-                         ".[test]"], fancy)
+    count = pip(python, ["install", "-e", ".[test]"], fancy)
     (venv / ".installed").touch()
     print(f"relic: {venv.name} is ready ({count} packages installed, "
           f"{time.monotonic() - started:.0f} s)", flush=True)
