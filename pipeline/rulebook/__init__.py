@@ -87,12 +87,16 @@ def prepare(model: Model, lang: str, *, paper: str = "a5", proof: bool = False,
     if not parsed.chapters:
         raise RelicError([error("rulebook-missing", f"no rulebook chapters for '{lang}'",
                                 Span(str(pack_root / "rules" / lang)))])
-    problems = [*parsed.diagnostics, *bk.validate(model, parsed)]
+    problems = list(parsed.diagnostics)
     if not any(d.severity is Severity.ERROR for d in problems):
-        composed = bk.compose(model, parsed, paper=paper, proof=proof, pictures=pictures)
-        whole = composed.whole()
-        problems += bk.placeholders_left(whole, f"{lang} rulebook HTML")
-        problems += bk.glyph_problems(model, parsed, whole)
+        try:  # composing renders every reference: a failure is then found again, with its place
+            composed = bk.compose(model, parsed, paper=paper, proof=proof, pictures=pictures)
+        except bk.RefError:
+            problems += bk.validate(model, parsed)
+        else:
+            whole = composed.whole()
+            problems += bk.placeholders_left(whole, f"{lang} rulebook HTML")
+            problems += bk.glyph_problems(model, parsed, whole)
     errors = [d for d in problems if d.severity is Severity.ERROR]
     if errors:
         raise RelicError(errors)
