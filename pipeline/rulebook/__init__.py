@@ -91,8 +91,12 @@ def prepare(model: Model, lang: str, *, paper: str = "a5", proof: bool = False,
     if not any(d.severity is Severity.ERROR for d in problems):
         try:  # composing renders every reference: a failure is then found again, with its place
             composed = bk.compose(model, parsed, paper=paper, proof=proof, pictures=pictures)
-        except bk.RefError:
-            problems += bk.validate(model, parsed)
+        except bk.RefError as exc:
+            found = bk.validate(model, parsed)
+            if not found:
+                raise RelicError([error("rulebook-ref", exc.message, Span(str(pack_root)),
+                                        exc.hint)]) from None
+            problems += found
         else:
             whole = composed.whole()
             problems += bk.placeholders_left(whole, f"{lang} rulebook HTML")
