@@ -37,12 +37,13 @@ def check(model: Model) -> Iterable[Diagnostic]:
         if any(d.severity is Severity.ERROR for d in problems):
             continue
         try:
-            html = bk.render_html(model, book)
+            composed = bk.compose(model, book)
         except RefError as exc:  # validated above; kept for safety
             out.append(warning("rulebook-render", exc.message, Span(str(root / "rules" / lang))))
             continue
-        out += bk.placeholders_left(html, f"{root / 'rules' / lang} (rendered HTML)")
-        out += bk.glyph_problems(model, book, html)
+        out += bk.placeholders_left(composed.whole(),
+                                    f"{root / 'rules' / lang} (rendered HTML)")
+        out += bk.glyph_problems(model, book, composed)
         out += bk.doubled_references(book)
     out += bk.translation_gaps(root, books, model.pack.source_language)
     source = books.get(model.pack.source_language) or next(iter(books.values()), None)

@@ -237,15 +237,18 @@ class Books:
         while len(self.reports) < len(self.langs):
             if not self.process.is_alive() and self.queue.empty():
                 raise RuntimeError("the rulebook process ended without a result")
-            self._receive(0.1)
+            if self._receive(0.1):
+                while self._receive(0):  # what came while the cards were built: the latest
+                    pass
             busy = [u for lang, u in self.units.items() if lang not in self.reports]
             if not busy:
                 continue
             state = (max(r for r, _, _ in busy), sum(t for _, _, t in busy))
             if state != shown:
-                label = "laying out the rulebook" if state[0] == 1 else \
-                    f"laying out the rulebook again (round {state[0]}, the page numbers moved)"
-                progress.start(f"{label} ({', '.join(self.langs)})", state[1])
+                label = f"laying out the rulebook ({', '.join(self.langs)})"
+                if state[0] > 1:
+                    label += f", round {state[0]} (with the page numbers of round {state[0] - 1})"
+                progress.start(label, state[1])
                 shown, counted = state, 0
             done = sum(d for _, d, _ in busy)
             if done > counted:
@@ -295,14 +298,14 @@ def _books_process(model: Model, langs: tuple[str, ...], settings: dict[str, Any
     executor = ProcessPoolExecutor(max_workers=jobs,
                                    mp_context=multiprocessing.get_context("fork"))
     try:
-        # start every worker now, from this one thread (forking while other threads run is
-        # unsafe); they import WeasyPrint while the books are composed
-        warm = [executor.submit(_preload) for _ in range(jobs)]
+        # the first task forks every worker at once (a fork pool starts them all then), from
+        # this one thread: forking while other threads run is unsafe. They import WeasyPrint
+        # while the books are composed.
+        for _ in range(jobs):
+            executor.submit(_preload)
         threads = [threading.Thread(target=_one_book, args=(model, lang, settings, cache_dir,
                                                             executor, queue, cards_event))
                    for lang in langs]
-        for future in warm:
-            future.result()
         for thread in threads:
             thread.start()
         for thread in threads:

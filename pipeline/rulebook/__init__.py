@@ -100,7 +100,7 @@ def prepare(model: Model, lang: str, *, paper: str = "a5", proof: bool = False,
         else:
             whole = composed.whole()
             problems += bk.placeholders_left(whole, f"{lang} rulebook HTML")
-            problems += bk.glyph_problems(model, parsed, whole)
+            problems += bk.glyph_problems(model, parsed, composed)
     errors = [d for d in problems if d.severity is Severity.ERROR]
     if errors:
         raise RelicError(errors)

@@ -7,7 +7,7 @@ import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, cached_property
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -252,16 +252,20 @@ class Composed:
     units: tuple[Unit, ...]
     pictures: Mapping[str, tuple[Any, int]]  # picture URL path -> (Picture, width px)
 
+    @cached_property
+    def characters(self) -> tuple[frozenset[str], frozenset[str]]:
+        """(running-text characters, `.sym` characters) the book prints, page numbers apart."""
+        from pipeline.rulebook.glyphs import printed_characters
+
+        text, symbols = printed_characters(self.whole())
+        return frozenset(text), frozenset(symbols)
+
     def charset(self) -> str:
         """Every character any unit prints (page numbers, hyphens and ligatures included):
         each unit sets them all on a last, discarded page, so that every unit embeds the
         very same font subsets and the assembled book holds each font once."""
-        from pipeline.rulebook.glyphs import printed_characters
-
-        chars = set("0123456789\u2010 ")
-        for unit in self.units:
-            text, symbols = printed_characters(self.fill(unit, lambda t: ""))
-            chars |= text | symbols
+        text, symbols = self.characters
+        chars = set("0123456789\u2010 ") | text | symbols
         chars |= set("".join(re.findall(r"content:[^;}]*", self.document)))  # CSS text
         return "".join(sorted(ch for ch in chars if unicodedata.category(ch)[0] != "C"))
 
@@ -359,12 +363,12 @@ def render_html(model: Model, book: Book, *, paper: str = "a5", proof: bool = Fa
     return compose(model, book, paper=paper, proof=proof, pictures=pictures).whole()
 
 
-def glyph_problems(model: Model, book: Book, html: str) -> list[Diagnostic]:
+def glyph_problems(model: Model, book: Book, composed: Composed) -> list[Diagnostic]:
     """Characters of the book that its fonts lack (they would print from a fallback font)."""
     from pipeline.rulebook.glyphs import check_glyphs
 
     sources = [(p.chapter.display, p.chapter.text) for p in book.parts]
-    return check_glyphs(html, FONTS, sources, model.pack.manifest.span())
+    return check_glyphs(composed.characters, FONTS, sources, model.pack.manifest.span())
 
 
 def placeholders_left(html: str, display: str) -> list[Diagnostic]:

@@ -9,7 +9,7 @@ would print from a fallback font.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Set
 from functools import cache
 from html.parser import HTMLParser
 
@@ -65,17 +65,18 @@ def book_faces(fonts: tuple[tuple[str, str], ...]) -> dict[str, tuple[FontFace, 
             for role, family in fonts}
 
 
-def check_glyphs(html: str, fonts: Mapping[str, str], sources: Iterable[tuple[str, str]],
-                 fallback: Span) -> list[Diagnostic]:
+def check_glyphs(characters: tuple[Set[str], Set[str]], fonts: Mapping[str, str],
+                 sources: Iterable[tuple[str, str]], fallback: Span) -> list[Diagnostic]:
     """A `rulebook-glyph` error for every character a book font lacks, at the first place of
-    the prose (`sources`: display name, text) that types it, else at `fallback`."""
+    the prose (`sources`: display name, text) that types it, else at `fallback`.
+    `characters`: (running text, symbols), as `printed_characters` finds them."""
     try:
         faces = book_faces(tuple(sorted(fonts.items())))
     except FontError as exc:
         return [error("missing-font", str(exc), fallback,
                       hint="install the font (the book is set in " +
                       ", ".join(fonts.values()) + ")")]
-    text, symbols = printed_characters(html)
+    text, symbols = characters
     every = [face for role in faces.values() for face in role]
     missing: dict[str, list[FontFace]] = {}
     for face in every:

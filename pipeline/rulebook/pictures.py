@@ -17,6 +17,7 @@ import math
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Protocol
 
@@ -66,13 +67,18 @@ class NoPictures:
         raise KeyError(picture.entity_id)
 
 
+def raster_path(picture: Picture, width_px: int, cache_dir: Path) -> Path:
+    """Where the cache keeps the picture's PNG at `width_px`."""
+    digest = hashlib.sha256(f"{RASTER_VERSION}\0{picture.key}\0{width_px}".encode()).hexdigest()
+    return cache_dir / "pictures" / f"{digest}.png"
+
+
 def raster_file(pictures: Pictures, picture: Picture, width_px: int, cache_dir: Path) -> Path:
     """The picture's PNG at `width_px`, from the cache or rasterized into it now."""
     from pipeline.cards.prune import mark_used
     from pipeline.cards.render import cache_write
 
-    digest = hashlib.sha256(f"{RASTER_VERSION}\0{picture.key}\0{width_px}".encode()).hexdigest()
-    path = cache_dir / "pictures" / f"{digest}.png"
+    path = raster_path(picture, width_px, cache_dir)
     if path.is_file():
         mark_used(path)
     else:
@@ -122,40 +128,55 @@ class FilePictures:
 
 
 class FacePictures:
-    """The front faces the card renderer draws for one language, from its render cache."""
+    """The front faces the card renderer draws for one language, from its render cache.
+
+    A picture's identity is its face (the face's own key: everything the template receives)
+    and the renderer (code, templates, assets, fonts): what the face looks like. Where the
+    rendered face is kept also depends on the build's charset (its font subsets), which takes
+    every language's faces to compute: that is done only when a face is needed."""
 
     def __init__(self, model: Model, lang: str, cache_dir: Path, *, proof: bool = False,
                  faces_ready: Callable[[], bool] | None = None, workers: int = 1):
-        from pipeline.cards import charset
         from pipeline.cards.components import expand
         from pipeline.cards.formats import load_labels, load_profile
         from pipeline.cards.render import RenderSettings
 
-        profile = load_profile(model.pack)
-        expanded = {lang_: expand(model, profile, lang_, proof, load_labels(model.pack, lang_))
-                    for lang_ in model.pack.languages}  # the charset spans every language
-        components = expanded[lang]
-        self.formats = profile.formats
+        self.model, self.lang, self.proof = model, lang, proof
+        self.profile = load_profile(model.pack)
+        self.formats = self.profile.formats
+        components = expand(model, self.profile, lang, proof, load_labels(model.pack, lang))
         self.fronts = {}
         for item in components.items:
             self.fronts.setdefault(item.id, components.faces[item.front])
-        base = RenderSettings(
-            fonts=dict(profile.fonts), min_font_pt=profile.min_font_pt,
-            formats=dict(profile.formats), charset=charset(*expanded.values()),
+        self.base = RenderSettings(
+            fonts=dict(self.profile.fonts), min_font_pt=self.profile.min_font_pt,
+            formats=dict(self.profile.formats), charset="",
             pack_root=str(model.pack.root.resolve()), cache_dir=str(Path(cache_dir).resolve()),
             lang=lang, png=False)
-        self.settings = replace(base, salt=base.key())
+        self.look = self.base.key()  # the renderer, without the charset
         self.faces_ready = faces_ready  # True once another process has rendered every face
         self.workers = workers  # processes for the faces this book renders itself
 
-    def find(self, entity_id: str) -> Picture | None:
-        from pipeline.cards.render import face_cache_key
+    @cached_property
+    def settings(self):
+        """The card build's render settings for this language (with its charset)."""
+        from pipeline.cards import charset
+        from pipeline.cards.components import expand
+        from pipeline.cards.formats import load_labels
 
+        expanded = [expand(self.model, self.profile, lang, self.proof,
+                           load_labels(self.model.pack, lang))
+                    for lang in self.model.pack.languages]
+        settings = replace(self.base, charset=charset(*expanded))
+        return replace(settings, salt=settings.key())
+
+    def find(self, entity_id: str) -> Picture | None:
         face = self.fronts.get(entity_id)
         if face is None:
             return None
         fmt = self.formats[face.format]
-        return Picture(entity_id, face_cache_key(face, self.settings), fmt.height / fmt.width)
+        key = hashlib.sha256(f"{face.key}\0{self.look}".encode()).hexdigest()
+        return Picture(entity_id, key, fmt.height / fmt.width)
 
     def _cached(self, picture: Picture):
         from pipeline.cards.render import cached

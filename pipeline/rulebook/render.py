@@ -25,7 +25,7 @@ from urllib.parse import unquote
 
 from pipeline.rulebook.book import FONTS, PROJECT_ROOT, TEMPLATES, Composed, Unit
 from pipeline.rulebook.layout import LaidOut, UnitJob, lay_out
-from pipeline.rulebook.pictures import Pictures, raster_file
+from pipeline.rulebook.pictures import Pictures, raster_file, raster_path
 from pipeline.rulebook.views import PICTURES_URL
 
 HERE = Path(__file__).resolve().parent
@@ -125,7 +125,10 @@ class BookRenderer:
         out = {}
         for path in unit.pictures:
             picture, px = self.composed.pictures[path]
-            if write and (real or self.pictures.available(picture)):
+            made = raster_path(picture, px, self.root)
+            if not write:
+                out[path] = str(self.placeholder())
+            elif made.is_file() or real or self.pictures.available(picture):
                 out[path] = str(raster_file(self.pictures, picture, px, self.root))
             else:
                 out[path] = str(self.placeholder())
