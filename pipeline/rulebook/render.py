@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote
 
 from pipeline.rulebook.book import FONTS, PROJECT_ROOT, TEMPLATES, Composed, Unit
@@ -118,20 +119,25 @@ class BookRenderer:
         self.map_file = self.root / "maps" / f"{_sha(book_id)}.json"
         self.base = _sha(code_key(), self.charset)
 
-    def files(self, unit: Unit, real: bool, write: bool = True) -> dict[str, str]:
-        """Picture URL path -> raster file; placeholders while the real ones are not there
-        (and in a round that writes nothing: pictures print at their CSS size, so they do
-        not move the pages)."""
+    def missing(self, unit: Unit) -> list[Any]:
+        """The unit's pictures that can be neither found rasterized nor rasterized now."""
+        out = []
+        for path in unit.pictures:
+            picture, px = self.composed.pictures[path]
+            if not raster_path(picture, px, self.root).is_file() and \
+                    not self.pictures.available(picture):
+                out.append(picture)
+        return out
+
+    def files(self, unit: Unit, write: bool) -> dict[str, str]:
+        """Picture URL path -> raster file. A round that writes nothing (on guessed page
+        numbers) takes a placeholder: pictures print at their CSS size, so they do not move
+        the pages."""
         out = {}
         for path in unit.pictures:
             picture, px = self.composed.pictures[path]
-            made = raster_path(picture, px, self.root)
-            if not write:
-                out[path] = str(self.placeholder())
-            elif made.is_file() or real or self.pictures.available(picture):
-                out[path] = str(raster_file(self.pictures, picture, px, self.root))
-            else:
-                out[path] = str(self.placeholder())
+            out[path] = str(raster_file(self.pictures, picture, px, self.root) if write
+                            else self.placeholder())
         return out
 
     def placeholder(self) -> Path:
@@ -148,13 +154,12 @@ class BookRenderer:
             cache_write(path, buffer.getvalue())
         return path
 
-    def job(self, unit: Unit, pages: PageMap, real: bool, write: bool = True) -> UnitJob:
+    def job(self, unit: Unit, pages: PageMap, write: bool = True) -> UnitJob:
         html = self.composed.html(unit, pages.number, pages.firsts.get(unit.name, 1),
                                   self.charset)
-        files = self.files(unit, real, write)
+        files = self.files(unit, write)
         identity = [(p, self.composed.pictures[p][0].key, self.composed.pictures[p][1])
-                    if not files[p].endswith(f"{PLACEHOLDER}.png") else (p, PLACEHOLDER)
-                    for p in unit.pictures]
+                    if write else (p, PLACEHOLDER) for p in unit.pictures]
         key = _sha(self.base, unit.name, html, json.dumps(identity), *_file_digests(html))
         return UnitJob(key, html, str(TEMPLATES), self.roots, files,
                        str(self.root / "units" / f"{key}.pdf"), str(self.root.parent), write)
@@ -180,36 +185,13 @@ class BookRenderer:
         guessing = not pages.firsts  # no earlier build: the first round only finds the pages
         laid: dict[str, LaidOut] = {}
         made = rounds = 0
-        real = False
         for rounds in range(1, MAX_ROUNDS + 1):
-            jobs = {u.name: self.job(u, pages, real, write=not guessing) for u in units}
-            names = {job.key: name for name, job in jobs.items()}
-            todo = []
-            for unit in units:
-                hit = self.cached(jobs[unit.name])
-                if hit is not None:
-                    laid[unit.name] = hit
-                else:
-                    todo.append(jobs[unit.name])
             tick = (lambda d, n, r=rounds: progress(r, d, n)) if progress else None
-            for result in self._lay_out(todo, executor, tick):
-                if not guessing:
-                    result.save(self.root / "units" / f"{result.key}.json")
-                laid[names[result.key]] = result
-            made += len(todo)
+            made += self._round(units, pages, not guessing, laid, executor, tick)
             now = PageMap.of(units, laid)
-            if guessing:  # nothing of this round is kept: lay everything out on its pages
-                guessing, pages = False, now
-                continue
-            placeholders = any(f.endswith(f"{PLACEHOLDER}.png")
-                               for j in jobs.values() for f in j.files.values())
-            if all(pages.same_for(u, now) for u in units) and not placeholders:
+            if not guessing and all(pages.same_for(u, now) for u in units):
                 break
-            if placeholders:  # from now on the real pictures (the cards may still render them)
-                self.pictures.render([self.composed.pictures[p][0] for u in units
-                                      for p in u.pictures])
-                real = True
-            pages = now
+            guessing, pages = False, now  # lay out again what the new page numbers change
         now.save(self.map_file)
         ordered = [laid[u.name] for u in units]
         key = _sha(self.base, "book", self.composed.title, self.composed.lang,
@@ -222,14 +204,66 @@ class BookRenderer:
             cache_write(book, assemble(ordered, self.composed.title, self.composed.lang))
         return Finished(book, len(units), made, rounds, hit)
 
-    @staticmethod
-    def _lay_out(jobs: list[UnitJob], executor: Executor | None,
+    def _round(self, units: list[Unit], pages: PageMap, write: bool,
+               laid: dict[str, LaidOut], executor: Executor | None,
+               progress: Callable[[int, int], None] | None) -> int:
+        """Every unit on `pages`, from the cache or laid out; a unit whose pictures the card
+        build has not rendered yet goes last, after them. The number laid out."""
+        ready, waiting, jobs = [], [], {}
+        for unit in units:
+            if write and self.missing(unit):
+                waiting.append(unit)
+                continue
+            jobs[unit.name] = self.job(unit, pages, write)
+            hit = self.cached(jobs[unit.name])
+            if hit is not None:
+                laid[unit.name] = hit
+            else:
+                ready.append(jobs[unit.name])
+        names = {job.key: name for name, job in jobs.items()}
+        running = _Layouts(executor, progress)
+        running.start(ready)
+        if waiting:  # the card build renders the rest of the pictures meanwhile
+            self.pictures.render([p for u in waiting for p in self.missing(u)])
+            later = []
+            for unit in waiting:
+                jobs[unit.name] = job = self.job(unit, pages, write)
+                names[job.key] = unit.name
+                hit = self.cached(job)
+                if hit is not None:
+                    laid[unit.name] = hit
+                else:
+                    later.append(job)
+            running.start(later)
+        for result in running.results():
+            if write:
+                result.save(self.root / "units" / f"{result.key}.json")
+            laid[names[result.key]] = result
+        return running.count
+
+
+class _Layouts:
+    """Unit layouts handed to the workers as soon as they are known (the longest first, so
+    that the workers end together), their results collected at the end."""
+
+    def __init__(self, executor: Executor | None,
                  progress: Callable[[int, int], None] | None):
-        jobs = sorted(jobs, key=lambda j: -len(j.html))  # the longest first: workers end together
-        results = map(lay_out, jobs) if executor is None else executor.map(lay_out, jobs)
-        for done, result in enumerate(results, start=1):
-            if progress is not None:
-                progress(done, len(jobs))
+        self.executor = executor
+        self.progress = progress
+        self.pending: list[Any] = []
+        self.count = 0
+
+    def start(self, jobs: list[UnitJob]) -> None:
+        for job in sorted(jobs, key=lambda j: -len(j.html)):
+            self.count += 1
+            self.pending.append(job if self.executor is None
+                                else self.executor.submit(lay_out, job))
+
+    def results(self):
+        for done, item in enumerate(self.pending, start=1):
+            result = lay_out(item) if self.executor is None else item.result()
+            if self.progress is not None:
+                self.progress(done, self.count)
             yield result
 
 
