@@ -45,7 +45,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-duplex", action="store_true",
                    help="only the variant with backs on separate sheets")
     p.add_argument("--proof", action="store_true", help="mark provisional values on the cards")
-    p.add_argument("--no-png", action="store_true", help="skip the 300 DPI PNG files")
+    p.add_argument("--png", action="store_true",
+                   help="also write a 300 DPI PNG of every component (png/)")
+    p.add_argument("--no-png", action="store_true", help=argparse.SUPPRESS)  # the default now
     p.add_argument("--jobs", type=int, default=0, help="worker processes (default: all cores)")
     p.add_argument("--keep-cache-days", type=_days, default=None, metavar="DAYS",
                    help="remove cache files no build used for DAYS days (default 14)")
@@ -121,7 +123,7 @@ def _build(args: argparse.Namespace, model: Model, out_root: Path, cache_dir: Pa
             out_root=out_root, cache_dir=cache_dir,
             langs=() if args.lang == "all" else tuple(args.lang.split(",")),
             paper=args.paper, duplex=not args.no_duplex, proof=args.proof,
-            png=not args.no_png, workers=jobs, keep_cache_days=NEVER)
+            png=args.png and not args.no_png, workers=jobs, keep_cache_days=NEVER)
         result = build(model, options, progress, workers)
         if books is not None:
             books.cards_done()
@@ -150,11 +152,11 @@ def _report_cards(result: BuildResult, args: argparse.Namespace) -> None:
     for lang in result.langs:
         print(f"relic: built {lang.folder} ({lang.components} components, {lang.faces} faces,"
               f" {lang.rendered} rendered)", file=sys.stderr)
-    faces = sum(lang.faces for lang in result.langs)
-    seconds = result.seconds or float("nan")
-    print(f"relic: {result.components} components ({faces} distinct faces) in "
-          f"{result.seconds:.2f} s ({result.components / seconds:.0f} components/s, "
-          f"{faces / seconds:.0f} faces/s)", file=sys.stderr)
+    secs = result.seconds or float("inf")
+    print(f"relic: {result.components} components ({result.faces} distinct faces) in "
+          f"{result.seconds:.2f} s: {result.components / secs:.0f} components/s, "
+          f"{result.faces / secs:.0f} faces/s; "
+          + ", ".join(f"{name} {t:.2f} s" for name, t in result.stages), file=sys.stderr)
 
 
 def _prune(cache_dir: Path, args: argparse.Namespace, began: float, lock: CacheLock) -> None:
@@ -292,7 +294,7 @@ def _books_process(model: Model, langs: tuple[str, ...], settings: dict[str, Any
     import threading
     from concurrent.futures import ProcessPoolExecutor
 
-    from pipeline.cards.render import _preload
+    from pipeline.rulebook.layout import warm
 
     os.setpgrp()
     executor = ProcessPoolExecutor(max_workers=jobs,
@@ -302,7 +304,7 @@ def _books_process(model: Model, langs: tuple[str, ...], settings: dict[str, Any
         # this one thread: forking while other threads run is unsafe. They import WeasyPrint
         # while the books are composed.
         for _ in range(jobs):
-            executor.submit(_preload)
+            executor.submit(warm)
         threads = [threading.Thread(target=_one_book, args=(model, lang, settings, cache_dir,
                                                             executor, queue, cards_event))
                    for lang in langs]

@@ -65,24 +65,33 @@ class LaidOut:
             tuple(data.get("refused", ())))
 
 
+def warm() -> None:
+    """Import what laying out needs (WeasyPrint alone takes about 0.4 s): a new worker's first
+    task, while the book is being composed."""
+    import pypdfium2  # noqa: F401
+    import weasyprint  # noqa: F401
+
+
 def lay_out(job: UnitJob) -> LaidOut:
     """WeasyPrint renders the unit; its PDF is written to `job.pdf`."""
     import logging
 
     import weasyprint
 
-    from pipeline.cards.render import cache_write, install_subset_cache
+    from pipeline.cards.render import cache_write
     from pipeline.rulebook import pdf as pdf_mod
+    from pipeline.rulebook.subsets import fixed_timestamps, install_subset_cache
 
     logging.getLogger("weasyprint").setLevel(logging.ERROR)  # links to other units, resolved
     install_subset_cache(Path(job.cache))  # every unit embeds the same subsets: made once
 
     fetcher = pdf_mod.FolderFetcher(tuple(Path(r) for r in job.roots),
                                     files={k: Path(v) for k, v in job.files.items()})
-    doc = weasyprint.HTML(string=pdf_mod.bind_spaces(job.html), base_url=job.base + "/",
-                          url_fetcher=fetcher).render()
-    if job.write:  # font stamps: SOURCE_DATE_EPOCH, fixed by the card renderer
-        cache_write(Path(job.pdf), doc.write_pdf())
+    with fixed_timestamps():
+        doc = weasyprint.HTML(string=pdf_mod.bind_spaces(job.html), base_url=job.base + "/",
+                              url_fetcher=fetcher).render()
+        if job.write:
+            cache_write(Path(job.pdf), doc.write_pdf())
     content = next((i for i, page in enumerate(doc.pages) if CHARSET_ID in page.anchors),
                    len(doc.pages))
     anchors: dict[str, tuple[int, float, float]] = {}

@@ -130,65 +130,72 @@ class FilePictures:
 class FacePictures:
     """The front faces the card renderer draws for one language, from its render cache.
 
-    A picture's identity is its face (the face's own key: everything the template receives)
-    and the renderer (code, templates, assets, fonts): what the face looks like. Where the
-    rendered face is kept also depends on the build's charset (its font subsets), which takes
-    every language's faces to compute: that is done only when a face is needed."""
+    A picture's identity is the face's drawing key (`render.art_key`: the face's data, the
+    type sizes its deck sets it in, the renderer and its settings), so the book shows exactly
+    what the cards print, and notices when a card's picture changes because its deck's type
+    size did."""
 
     def __init__(self, model: Model, lang: str, cache_dir: Path, *, proof: bool = False,
                  faces_ready: Callable[[], bool] | None = None, workers: int = 1):
+        from pipeline.cards import _layout_text, charset
         from pipeline.cards.components import expand
         from pipeline.cards.formats import load_labels, load_profile
         from pipeline.cards.render import RenderSettings
 
-        self.model, self.lang, self.proof = model, lang, proof
-        self.profile = load_profile(model.pack)
-        self.formats = self.profile.formats
-        components = expand(model, self.profile, lang, proof, load_labels(model.pack, lang))
+        profile = load_profile(model.pack)
+        self.formats = profile.formats
+        expanded = {code: expand(model, profile, code, proof, load_labels(model.pack, code))
+                    for code in model.pack.languages}  # the charset spans every language
+        components = expanded[lang]
+        self.faces = list(components.faces.values())
         self.fronts = {}
         for item in components.items:
             self.fronts.setdefault(item.id, components.faces[item.front])
-        self.base = RenderSettings(
-            fonts=dict(self.profile.fonts), min_font_pt=self.profile.min_font_pt,
-            formats=dict(self.profile.formats), charset="",
+        base = RenderSettings(
+            fonts=dict(profile.fonts), min_font_pt=profile.min_font_pt,
+            formats=dict(profile.formats),
+            charset=charset(_layout_text(model, profile), *expanded.values()),
             pack_root=str(model.pack.root.resolve()), cache_dir=str(Path(cache_dir).resolve()),
             lang=lang, png=False)
-        self.look = self.base.key()  # the renderer, without the charset
-        self.faces_ready = faces_ready  # True once another process has rendered every face
-        self.workers = workers  # processes for the faces this book renders itself
+        self.settings = replace(base, salt=base.key())
+        self.faces_ready = faces_ready  # True once another process has drawn every face
+        self.workers = workers  # processes for the faces this book draws itself
 
     @cached_property
-    def settings(self):
-        """The card build's render settings for this language (with its charset)."""
-        from pipeline.cards import charset
-        from pipeline.cards.components import expand
-        from pipeline.cards.formats import load_labels
+    def sizes(self) -> dict[str, dict[str, float]]:
+        """The type sizes of every face, chosen per deck as the card build chooses them."""
+        from pipeline.cards.faces import choose_sizes
+        from pipeline.cards.render import MeasureCache
 
-        expanded = [expand(self.model, self.profile, lang, self.proof,
-                           load_labels(self.model.pack, lang))
-                    for lang in self.model.pack.languages]
-        settings = replace(self.base, charset=charset(*expanded))
-        return replace(settings, salt=settings.key())
+        cache = MeasureCache(self.settings)
+        measures = {f.key: cache.get(f, self.settings) for f in self.faces}
+        cache.save()
+        return choose_sizes(measures)
 
     def find(self, entity_id: str) -> Picture | None:
+        from pipeline.cards.render import art_key
+
         face = self.fronts.get(entity_id)
         if face is None:
             return None
         fmt = self.formats[face.format]
-        key = hashlib.sha256(f"{face.key}\0{self.look}".encode()).hexdigest()
+        key = art_key(face, self.settings, self.sizes[face.key])
         return Picture(entity_id, key, fmt.height / fmt.width)
 
-    def _cached(self, picture: Picture):
-        from pipeline.cards.render import cached
+    def _drawn(self, picture: Picture):
+        from pipeline.cards.render import ArtIndex, Rendered
 
-        return cached(self.fronts[picture.entity_id], self.settings)
+        batch = ArtIndex(self.settings).batch(picture.key)
+        face = self.fronts[picture.entity_id]
+        return Rendered(face.key, picture.key, str(batch)) if batch else None
 
     def available(self, picture: Picture) -> bool:
-        return self._cached(picture) is not None
+        return self._drawn(picture) is not None
 
     def render(self, pictures: list[Picture], wait: float = 600.0) -> None:
-        """Make sure every picture's face is rendered: wait while the card build renders them
-        (`faces_ready`), then render in this process whatever is still missing."""
+        """Make sure every picture's face is drawn: wait while the card build draws them
+        (`faces_ready`), then draw in this process whatever is still missing (the faces of the
+        whole language: a deck's type size depends on all its cards)."""
         from pipeline.cards.render import render_faces
 
         deadline = time.monotonic() + wait
@@ -198,29 +205,29 @@ class FacePictures:
             time.sleep(0.05)
             missing = [p for p in missing if not self.available(p)]
         if missing:
-            faces = list({self.fronts[p.entity_id].key: self.fronts[p.entity_id]
-                          for p in missing}.values())
-            _, outcome = render_faces([(faces, self.settings)], self.workers, lambda n: None)
+            _, outcome = render_faces([(self.faces, self.settings)], self.workers,
+                                      lambda n: None)
             if outcome.problems:  # the card build reports them at their place
                 raise RuntimeError(f"{outcome.problems[0].entity_id}: "
                                    f"{outcome.problems[0].message}")
 
     def raster(self, picture: Picture, width_px: int) -> bytes:
-        """The face's page, its bleed cut off, rasterized `width_px` wide."""
+        """The drawn face, its bleed cut off, rasterized `width_px` wide."""
         import pypdfium2 as pdfium
 
-        rendered = self._cached(picture)
-        if rendered is None:
+        from pipeline.cards.render import face_page
+
+        drawn = self._drawn(picture)
+        if drawn is None:
             self.render([picture])
-            rendered = self._cached(picture)
+            drawn = self._drawn(picture)
         face = self.fronts[picture.entity_id]
-        bleed = self.formats[face.format].bleed / 25.4 * 72
-        trim_pt = self.formats[face.format].width / 25.4 * 72
-        document = pdfium.PdfDocument(rendered.pdf)
+        fmt = self.formats[face.format]
+        bleed, trim = fmt.bleed / 25.4 * 72, fmt.width / 25.4 * 72
+        document = pdfium.PdfDocument(face_page(drawn, self.settings))
         try:
-            page = document[rendered.page]
-            image = page.render(scale=width_px / trim_pt, crop=(bleed, bleed, bleed, bleed),
-                                may_draw_forms=False).to_pil()
+            image = document[0].render(scale=width_px / trim, crop=(bleed,) * 4,
+                                       may_draw_forms=False).to_pil()
         finally:
             document.close()
         return _png(image.convert("RGB"))

@@ -40,11 +40,11 @@ def code_key() -> str:
     """What besides a unit's HTML and pictures changes its PDF: the layout code, the libraries
     and the font files."""
     from pipeline.cards.fonts import find_font
-    from pipeline.cards.render import SOURCE_DATE_EPOCH
     from pipeline.rulebook.glyphs import STYLES
+    from pipeline.rulebook.subsets import SOURCE_DATE_EPOCH
 
     digest = hashlib.sha256(SOURCE_DATE_EPOCH.encode())
-    for name in ("layout.py", "pdf.py", "assemble.py"):
+    for name in ("layout.py", "pdf.py", "assemble.py", "subsets.py"):
         digest.update((HERE / name).read_bytes())
     for lib in ("weasyprint", "pydyf", "fonttools", "pypdf", "pypdfium2", "pillow"):
         digest.update(f"{lib}={metadata.version(lib)}\0".encode())

@@ -10,7 +10,7 @@ from typing import Any
 from urllib.parse import quote
 
 from pipeline.model import Entity, Model
-from pipeline.rulebook.i18n import label, localized, word
+from pipeline.rulebook.i18n import label, localized, pack_word, word
 from pipeline.rulebook.pictures import NoPictures, Picture, Pictures, pixels
 from pipeline.rulebook.values import alternatives, amounts, fmt, number, roll_range
 
@@ -242,14 +242,17 @@ def components_view(model: Model, lang: str, kinds: list[str] | None) -> list[di
                 counts[name] = counts.get(name, 0) + e.count
             items = [{"name": n, "count": number(counts[n])}
                      for n in sorted(counts, key=lambda n: n.lower())]
-            title = name_of(model, owner, lang) if owner is not None else kind_label(kind, lang)
+            title = (name_of(model, owner, lang) if owner is not None
+                     else kind_label(model, kind, lang))
             out.append({"group": title, "kind": kind, "count": number(sum(counts.values())),
                         "parts": items})
     return out
 
 
-def kind_label(kind: str, lang: str) -> str:
-    return KINDS.get(kind, {}).get(lang) or kind.replace("-", " ").capitalize()
+def kind_label(model: Model, kind: str, lang: str) -> str:
+    """A kind's name in the box contents (the pack's print labels may give it: group-KIND)."""
+    return (KINDS.get(kind, {}).get(lang) or pack_word(model, f"group-{kind}", lang)
+            or kind.replace("-", " ").capitalize())
 
 
 FIELD_LABELS: dict[str, dict[str, str]] = {
@@ -269,7 +272,8 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
 
 def list_view(model: Model, kind: str, fields: list[str], lang: str) -> dict[str, Any]:
     """A table of every entity of `kind`: name, then the fields (— where an entity lacks one)."""
-    heads = [FIELD_LABELS.get(f, {}).get(lang, f) for f in fields]
+    heads = [FIELD_LABELS.get(f, {}).get(lang) or pack_word(model, f"field-{f}", lang) or f
+             for f in fields]
     rows = []
     for e in sorted(model.of_kind(kind), key=lambda x: name_of(model, x, lang).lower()):
         cells = []
