@@ -32,13 +32,14 @@ class Face:
 class Component:
     """One physical copy of a printed entity."""
 
-    id: str
+    id: str  # the entity's id (suffixed with the entry's name for a kind's second print)
     kind: str
     copy: int  # 1-based
     copies: int
     format: str
     front: str  # Face.key
     back: str | None  # Face.key
+    entry: str = ""  # the print profile's entry (default: the kind)
 
     @property
     def name(self) -> str:
@@ -166,6 +167,8 @@ def expand(model: Model, profile: Profile, lang: str, proof: bool,
     shared_backs: dict[tuple[str, str, Any], str] = {}
     for spec in profile.kinds:
         for entity in sorted(model.of_kind(spec.kind), key=lambda e: e.id):
+            if not spec.prints(entity.get):
+                continue
             fmt, template, back = spec.choose(entity.get)
             ctx = face_context(entity, spec.kind, model, lang, proof, labels, spec.ref_fields)
             front = _face("front", template, fmt, ctx, entity.id)
@@ -177,7 +180,7 @@ def expand(model: Model, profile: Profile, lang: str, proof: bool,
                 back_key = face.key
             elif back:
                 group = entity.get(spec.back_by) if spec.back_by else None
-                shared = (fmt, back, group)
+                shared = (spec.name, fmt, back, group)
                 if shared not in shared_backs:
                     bctx = face_context(None, spec.kind, model, lang, proof, labels)
                     if isinstance(group, str) and group in model.by_id:
@@ -188,6 +191,6 @@ def expand(model: Model, profile: Profile, lang: str, proof: bool,
                     shared_backs[shared] = face.key
                 back_key = shared_backs[shared]
             for copy in range(1, entity.count + 1):
-                items.append(Component(entity.id, spec.kind, copy, entity.count, fmt,
-                                       front.key, back_key))
+                items.append(Component(spec.component_id(entity.id), spec.kind, copy,
+                                       entity.count, fmt, front.key, back_key, spec.name))
     return Components(tuple(items), faces)

@@ -41,8 +41,12 @@ def name_of(model: Model, e: Entity, lang: str) -> str:
 
 
 def printed_kinds(model: Model) -> list[str]:
+    """The kinds the print profile prints (an entry's own `kind`, else its name)."""
     comps = model.pack.print_profile.get("components", {})
-    return sorted(comps) if isinstance(comps, Mapping) else []
+    if not isinstance(comps, Mapping):
+        return []
+    return sorted({spec.get("kind", name) if isinstance(spec, Mapping) else name
+                   for name, spec in comps.items()})
 
 
 def physical_kinds(model: Model) -> list[str]:

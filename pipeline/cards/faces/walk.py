@@ -450,9 +450,9 @@ class Walker:
             row_h = 0.0
             for col, w, text in zip(el.columns, widths, texts, strict=True):
                 font = fonts.name(el.font, header or col.bold)
-                paras = [Para(tuple(words), 1.0, col.align, el.header_color if header
-                              else el.color, False, 0.0, font)
-                         for words in parse(text, font, icon_names(), el.color)] if text else []
+                colour = el.header_color if header else el.color
+                paras = [Para(tuple(words), 1.0, col.align, colour, False, 0.0, font)
+                         for words in parse(text, font, icon_names(), colour)] if text else []
                 setting = set_text(paras, w - 2 * pad, INF, size, 1.15, 0.0, 1.0, hyph,
                                    self.face.lang, None if el.wrap else 1)
                 if setting.too_wide or (not el.wrap and not setting.fits):
