@@ -73,6 +73,9 @@ def begin_opening(state: DungeonState, index: int, why: str) -> None:
         return
     if guarded(state, index):
         return
+    if not sheet.boxes:
+        state.log(f"the chest in room {room} is still empty")
+        return
     if locked(state, index) and not unlock_options(state, index):
         state.log(f"the chest in room {room} is locked and nobody can open it")
         return

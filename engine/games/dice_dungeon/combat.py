@@ -133,6 +133,7 @@ def fight_abilities(state: DungeonState) -> list[tuple[int, Any]]:
 
 
 @decision("fight")
+@rule("engine.fight-steps")
 def fight_options(state: DungeonState, step: dict[str, Any]) -> list[Action]:
     assert state.fight is not None
     faces = sorted(set(state.fight["dice"]))
@@ -205,7 +206,7 @@ def attack_result(state: DungeonState) -> int:
     return -(-sum(dice) // heroes) + weapons + int(fight["bonus"])
 
 
-@rule("attack.shields", "attack.reduction-abilities")
+@rule("attack.shields", "attack.reduction-abilities", "attack.shields-count")
 def damage_dealt(state: DungeonState) -> int:
     """The monster's attack (plus any extra of its own) less one per magic shield (one per
     living hero, at most the cap) and the abilities that reduce damage."""
@@ -222,7 +223,7 @@ def damage_dealt(state: DungeonState) -> int:
     return max(0, attack - shields - int(fight["reduction"]))
 
 
-@rule("attack.win", "attack.monster-damage")
+@rule("attack.win", "attack.monster-damage", "attack.example")
 def strike(state: DungeonState) -> None:
     """Both sides hit at once: the monster falls if the result reaches its health, and its
     damage is split among the heroes either way."""
@@ -245,7 +246,7 @@ def strike(state: DungeonState) -> None:
     deal_damage(state, damage, monster.id)
 
 
-@rule("monsters.boss", "treasure.reward")
+@rule("monsters.boss", "treasure.reward", "treasure.open-after-victory")
 def defeat(state: DungeonState, index: int) -> None:
     """A beaten monster leaves what it carries; the boss gives up the unique treasure. The
     players may open the room's chest at once."""

@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.core.api import ContentError
 from engine.core.dice import Dice
+from engine.games.dice_dungeon.registry import rule
 
 Cell = tuple[int, int]
 SIDES = {"north": (0, -1), "east": (1, 0), "south": (0, 1), "west": (-1, 0)}
@@ -294,7 +295,9 @@ class _Entities:
         return value
 
 
+@rule("overview.level-map")
 def _grid(raw: Mapping[str, Any]) -> Grid:
+    """An adventure's map from its rows of squares and its rooms' doors."""
     rows = [str(r) for r in raw["map"]]
     cols = max(len(r) for r in rows)
     floor, start, obstacles, tombs = set(), set(), set(), set()

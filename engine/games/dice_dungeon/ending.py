@@ -13,7 +13,7 @@ from engine.games.dice_dungeon.state import DungeonState
 WON, LOST, WIPED = "won", "lost", "wiped"
 
 
-@rule("treasure.locked", "treasure.opened")
+@rule("treasure.locked", "treasure.opened", "treasure.end-scoring")
 def chest_stars(state: DungeonState) -> int:
     """Stars of the opened chests, and of every unopened chest of a beaten monster that is not
     locked; a chest still locked scores nothing."""
@@ -24,13 +24,15 @@ def chest_stars(state: DungeonState) -> int:
     return total
 
 
+@rule("engine.tombs")
 def tombs_reached(state: DungeonState) -> int:
+    """Tombs next to a painted square."""
     grid = state.adventure.grid
     return sum(1 for x, y in grid.tombs
                if any((x + dx, y + dy) in state.painted for dx, dy in NEIGHBOURS))
 
 
-@rule("level-end.score")
+@rule("level-end.score", "engine.turns-left")
 def score(state: DungeonState) -> dict[str, int]:
     """The adventure's own scoring, term by term (zero terms left out), and the total."""
     adventure = state.adventure
@@ -55,7 +57,7 @@ def score(state: DungeonState) -> dict[str, int]:
 
 
 @auto("end-level")
-@rule("level-end.score", "level-end.when")
+@rule("level-end.score", "level-end.when", "level-end.wiped", "level-end.won")
 def end_level(state: DungeonState, step: dict[str, Any]) -> None:
     adventure = state.adventure
     points = score(state)

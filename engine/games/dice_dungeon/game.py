@@ -37,7 +37,7 @@ from engine.games.dice_dungeon import (  # noqa: F401
     turn,
 )
 from engine.games.dice_dungeon.data import Dungeon, from_plain
-from engine.games.dice_dungeon.registry import RULES
+from engine.games.dice_dungeon.registry import RULES, rule
 from engine.games.dice_dungeon.state import DungeonState
 
 ANY = "any"
@@ -75,7 +75,10 @@ class DiceDungeonGame:
         most = min(self.data.max_players, len(self.data.classes) // rules.heroes_per_player)
         return range(1, most + 1)
 
+    @rule("engine.adventure-choice")
     def levels_for(self, seed: int, values: Mapping[str, Any]) -> list[str]:
+        """The levels a game plays: the campaign, the adventure asked for, or one the seed
+        picks."""
         ids = [a.id for a in self.data.adventures]
         if values.get("campaign"):
             return ids

@@ -53,7 +53,7 @@ def _turned(cells: Sequence[Cell], degrees: int) -> tuple[Cell, ...]:
     return _normalise(out)
 
 
-@rule("exploration.rotation")
+@rule("exploration.rotation", "exploration.turns")
 def orientations(shape: Shape, rules: Rules) -> tuple[Orientation, ...]:
     """The distinct ways a shape may lie: the allowed turns (and flips when mirrors are allowed),
     each cell pattern once, under the smallest turn that gives it."""
@@ -66,6 +66,7 @@ def orientations(shape: Shape, rules: Rules) -> tuple[Orientation, ...]:
     return tuple(seen.values())
 
 
+@rule("exploration.start", "exploration.start-contact")
 def contact_area(grid: Grid, painted: frozenset[Cell] | set[Cell], rules: Rules) -> set[Cell]:
     """The squares a new shape must touch: the painted ones, and the start square."""
     area = set(painted)
@@ -84,7 +85,8 @@ def _edge_ends(cell: Cell, other: Cell) -> tuple[Cell, Cell]:
     return ((x, vy), (x + 1, vy))
 
 
-@rule("exploration.edges", "exploration.corners", "exploration.unpainted")
+@rule("exploration.edges", "exploration.corners", "exploration.unpainted", "exploration.contact",
+      "exploration.corner-contact", "exploration.rooms")
 def placement_problem(grid: Grid, painted: set[Cell] | frozenset[Cell], cells: Iterable[Cell],
                       rules: Rules) -> str | None:
     """Why a shape may not be painted on these squares (None when it may)."""

@@ -84,7 +84,7 @@ def heal(state: DungeonState, hero: Hero, amount: int) -> int:
     return healed
 
 
-@rule("attack.monster-damage")
+@rule("attack.monster-damage", "attack.damage-to")
 def deal_damage(state: DungeonState, amount: int, source: str) -> None:
     """Damage the players split among the living heroes, one point at a time; with one living
     hero there is nothing to choose, and damage beyond the last health is lost."""

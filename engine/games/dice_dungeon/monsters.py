@@ -13,7 +13,7 @@ from engine.games.dice_dungeon.state import DungeonState
 TRACKS = ("health", "attack")
 
 
-@rule("monsters.upgrade", "monsters.fill", "monsters.gap")
+@rule("monsters.upgrade", "monsters.fill", "monsters.gap", "monsters.gap-counts")
 def upgradable_tracks(state: DungeonState, index: int) -> list[str]:
     """The tracks whose next box may be filled: a box is left, and afterwards the filled boxes
     of health and attack differ by at most the allowed gap (the starting values aside)."""
@@ -31,7 +31,7 @@ def upgradable_tracks(state: DungeonState, index: int) -> list[str]:
 
 
 @auto("monster-number")
-@rule("turn.defeated-monster")
+@rule("turn.defeated-monster", "monsters.number-lost")
 def monster_number(state: DungeonState, step: dict[str, Any]) -> None:
     """The monster number: a beaten monster's number collects its room's treasure (the number
     itself is lost); a living monster gets stronger."""

@@ -21,7 +21,7 @@ def new_game(data: Dungeon, players: int, seed: int, levels: list[str], max_roun
     return state
 
 
-@rule("setup.order")
+@rule("setup.order", "setup.example")
 def room_order(first: int, rooms: int) -> list[int]:
     """The rooms in order from `first`, going back to room 1 after the last."""
     return [(first - 1 + i) % rooms + 1 for i in range(rooms)]
@@ -35,7 +35,7 @@ def setup_outcomes(faces: int) -> list[tuple[tuple[int, int, int], Fraction]]:
     return [(t, Fraction(1, len(triples))) for t in triples]
 
 
-@rule("overview.new-hero", "overview.party")
+@rule("overview.new-hero")
 def new_heroes_this_level(state: DungeonState) -> bool:
     """New heroes are chosen on every level of a campaign but the ones the rules name, and
     always when there are no heroes yet."""
@@ -45,6 +45,7 @@ def new_heroes_this_level(state: DungeonState) -> bool:
 
 
 @auto("level-start")
+@rule("overview.party")
 def level_start(state: DungeonState, step: dict[str, Any]) -> None:
     adventure = state.adventure
     state.log(f"level {state.level + 1}: {adventure.name}")
@@ -125,7 +126,7 @@ def begin_level(state: DungeonState, step: dict[str, Any]) -> None:
     state.push({"step": "begin-turn"})
 
 
-@rule("monsters.abilities")
+@rule("monsters.abilities", "engine.before-game")
 def before_game(state: DungeonState) -> None:
     """Monster abilities that act before play fill their boxes now."""
     for index, monster in enumerate(state.adventure.monsters):

@@ -18,6 +18,7 @@ from engine.core.rng import Rng
 from engine.core.state import GameState
 from engine.games.dice_dungeon import registry
 from engine.games.dice_dungeon.data import Adventure, Cell, Dungeon, HeroClass, Monster
+from engine.games.dice_dungeon.registry import rule
 
 
 @dataclass(slots=True)
@@ -114,6 +115,7 @@ class DungeonState(GameState):
         return self.data.adventure(self.levels[min(self.level, len(self.levels) - 1)])
 
     @property
+    @rule("engine.lead")
     def leader(self) -> int:
         """The seat that leads the party's decisions this turn."""
         return (max(self.turn, 1) - 1) % self.players
@@ -124,6 +126,7 @@ class DungeonState(GameState):
     def hero_class(self, hero: Hero) -> HeroClass:
         return self.data.hero_class(hero.cls)
 
+    @rule("heroes.start")
     def max_health(self, hero: Hero) -> int:
         r = self.data.rules
         return r.start_health + hero.level * r.level_health

@@ -21,7 +21,7 @@ TURN_STEPS = ("explore", "treasure-number", "monster-number", "attack", "end-tur
 
 
 @auto("begin-turn")
-@rule("level-end.when")
+@rule("level-end.when", "level-end.turns")
 def begin_turn(state: DungeonState, step: dict[str, Any]) -> None:
     if state.round >= state.max_rounds:
         state.ended_by = TURN_BOUND
@@ -74,6 +74,7 @@ def assign_options(state: DungeonState, step: dict[str, Any]) -> list[Action]:
 
 
 @resolves("assign")
+@rule("engine.turn-order")
 def apply_assign(state: DungeonState, step: dict[str, Any], action: Action) -> None:
     if action.kind == "ability":
         use_roll_ability(state, action)
@@ -136,7 +137,7 @@ def apply_explore_reroll(state: DungeonState, step: dict[str, Any], action: Acti
 
 
 @auto("explore")
-@rule("exploration.shape", "exploration.start")
+@rule("exploration.shape", "exploration.must-paint")
 def explore(state: DungeonState, step: dict[str, Any]) -> None:
     """The exploration number's shape is painted where the players choose; if it fits nowhere
     the number is lost."""
@@ -171,7 +172,7 @@ def apply_place(state: DungeonState, step: dict[str, Any], action: Action) -> No
 
 
 @decision("end-turn")
-@rule("heroes.level-cost", "heroes.ability-use")
+@rule("heroes.level-cost", "heroes.ability-use", "heroes.levels-per-turn", "engine.end-of-turn")
 def end_turn_options(state: DungeonState, step: dict[str, Any]) -> list[Action]:
     """Buy levels, heal, drink potions, unlock the chests of beaten monsters; then end."""
     out = [Action.of("level-up", hero=i) for i, h in enumerate(state.heroes)
