@@ -11,47 +11,30 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.core.notation import DiceExpression, RollRange
 from pipeline.diagnostics import Diagnostic, error, warning
 from pipeline.model import Entity, Model, PackInfo, freeze, real_path
 from pipeline.schemas import CATALOGUE, Catalogue
 from pipeline.validate import ValidEntity, did_you_mean
 
 _LANG = re.compile(r"^[a-z]{2}(-[A-Z]{2})?$")
-_DICE = re.compile(r"^(\d*)d(\d+)([+-]\d+)?$")
-_RANGE = re.compile(r"^(-?\d+)(?:-(-?\d+))?(\+)?$")
 
 
 # ----- values --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Interval:
-    low: int
-    high: int | None  # None: open above ("12+")
-
-    def __str__(self) -> str:
-        if self.high is None:
-            return f"{self.low}+"
-        return str(self.low) if self.low == self.high else f"{self.low}-{self.high}"
+Interval = RollRange
+"""A range of totals (the one parser: `engine/core/notation.py`)."""
 
 
 def parse_range(text: str) -> Interval | None:
     """`5`, `2-3`, `12+`, `2-12+` (2 to 12, and more above)."""
-    match = _RANGE.match(str(text).strip())
-    if not match:
-        return None
-    low, high, open_end = match.groups()
-    if open_end:
-        return Interval(int(low), None)
-    return Interval(int(low), int(high) if high is not None else int(low))
+    return RollRange.try_parse(text)
 
 
 def dice_bounds(expr: str) -> tuple[int, int] | None:
-    match = _DICE.match(str(expr).strip())
-    if not match:
-        return None
-    n, sides, mod = int(match.group(1) or 1), int(match.group(2)), int(match.group(3) or 0)
-    return n + mod, n * sides + mod
+    dice = DiceExpression.try_parse(expr)
+    return (dice.low, dice.high) if dice else None
 
 
 # ----- walking data ----------------------------------------------------------------------------

@@ -99,6 +99,12 @@ class Catalogue:
     def kind_schema(self, kind: str) -> dict:
         return self.documents[f"kinds/{kind}.json"]
 
+    @cached_property
+    def stat_names(self) -> tuple[str, ...]:
+        """The statistics a threshold or a stat field may name (`defs.json#/definitions/stat`,
+        the one home of that list)."""
+        return tuple(self.documents["defs.json"]["definitions"]["stat"]["enum"])
+
     def is_standalone(self, kind: str) -> bool:
         return bool(self.kind_schema(kind).get(STANDALONE_KEYWORD, False))
 

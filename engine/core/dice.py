@@ -2,43 +2,23 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
 import icepool
 
-_DICE = re.compile(r"^(\d*)d(\d+)([+-]\d+)?$")
+from engine.core.notation import DiceExpression
 
 
 @dataclass(frozen=True)
-class Dice:
-    """`count` dice of `sides` faces plus `modifier`, e.g. 2d6+1."""
-
-    count: int
-    sides: int
-    modifier: int = 0
+class Dice(DiceExpression):
+    """A dice expression (`engine/core/notation.py`) with its exact distribution, e.g. 2d6+1."""
 
     @classmethod
     def parse(cls, text: str) -> Dice:
-        match = _DICE.match(text.strip())
-        if not match:
-            raise ValueError(f"not a dice expression: {text!r}")
-        count = int(match.group(1) or 1)
-        return cls(count, int(match.group(2)), int(match.group(3) or 0))
-
-    def __str__(self) -> str:
-        mod = f"{self.modifier:+d}" if self.modifier else ""
-        return f"{self.count}d{self.sides}{mod}"
-
-    @property
-    def low(self) -> int:
-        return self.count + self.modifier
-
-    @property
-    def high(self) -> int:
-        return self.count * self.sides + self.modifier
+        found = DiceExpression.parse(text)
+        return cls(found.count, found.sides, found.modifier)
 
     def die(self, extra: int = 0) -> icepool.Die:
         return self.count @ icepool.d(self.sides) + (self.modifier + extra)

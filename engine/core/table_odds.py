@@ -13,6 +13,7 @@ import icepool
 
 from engine.core.dice import Dice, distribution
 from engine.core.game import OddsTable
+from engine.core.notation import RollRange
 from engine.core.odds import odds_row
 
 MAX_DICE = 6
@@ -20,18 +21,15 @@ MAX_DICE = 6
 
 
 def roll_span(roll: str) -> tuple[int, int | None]:
-    """The totals a row covers: "4" -> (4, 4), "2-3" -> (2, 3), "12+" -> (12, None)."""
-    text = str(roll).strip()
-    if text.endswith("+"):
-        return int(text[:-1]), None
-    low, _, high = text.partition("-")
-    return int(low), int(high or low)
+    """The totals a row covers: "4" -> (4, 4), "2-3" -> (2, 3), "12+" and "2-12+" ->
+    (12, None) and (2, None)."""
+    span = RollRange.parse(roll)
+    return span.low, span.high
 
 
 def row_chance(totals: Mapping[int, Fraction], roll: str) -> Fraction:
-    low, high = roll_span(roll)
-    return sum((p for t, p in totals.items() if t >= low and (high is None or t <= high)),
-               Fraction(0))
+    span = RollRange.parse(roll)
+    return sum((p for t, p in totals.items() if t in span), Fraction(0))
 
 
 def table_odds(entity: Mapping[str, Any]) -> list[dict[str, Any]]:

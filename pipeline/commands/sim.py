@@ -34,7 +34,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--pack", required=True, help="the pack id (its manifest must name a ruleset)")
     p.add_argument("--content", default="content", help="the folder of packs (default: content)")
-    p.add_argument("--players", type=int, required=True, help="number of players")
+    p.add_argument("--players", type=player_counts, required=True, metavar="N|A..B",
+                   help="number of players, or a span A..B: a report for each count in turn")
     p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     p.add_argument("--seed", type=int, default=0,
                    help="run seed; game i uses a seed derived from it and i (default 0)")
@@ -91,38 +92,74 @@ def _game_class(content: Path, pack_id: str) -> type[Game] | None:
     return game_class(pack)
 
 
+def player_counts(text: str) -> tuple[int, ...]:
+    """`4` or `3..6` (every count from 3 to 6)."""
+    low, sep, high = text.partition("..")
+    try:
+        counts = tuple(range(int(low), int(high) + 1)) if sep else (int(low),)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of players: {text!r} (write 4 or 3..6)"
+                                         ) from None
+    if not counts:
+        raise argparse.ArgumentTypeError(f"empty span of players: {text!r}")
+    return counts
+
+
 def _usage(message: str) -> RelicError:
     return RelicError([error("usage", message, Span("<command line>"))])
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.core.sim import SimConfig, render_html, render_text
-    from engine.core.sim import run as simulate
+    from engine.core.sim import render_html, render_text
 
     model = load_model(pack_dir_for(Path(args.content), args.pack))
     game = require_game(model, "sim")
     counts = game.player_counts
-    if args.players not in counts:
+    wrong = [n for n in args.players if n not in counts]
+    if wrong:
         raise _usage(f"{game.name} is played by {counts.start} to {counts.stop - 1} players, "
-                     f"not {args.players}")
+                     f"not {wrong[0]}")
     if args.games < 1 or args.jobs < 1:
         raise _usage("need at least 1 game and 1 job")
     bot = args.bot or game.bots[0]
     if bot not in game.bots:
         raise _usage(f"{game.name} has no bot '{bot}' (it has {', '.join(game.bots)})")
+    several = len(args.players) > 1
+    results = [_simulate(game, model.to_plain(), args, players, bot, several)
+               for players in args.players]
+    if args.html:
+        pages = [render_html(game, r) for r in results]
+        atomic_write(args.html, pages[0] if not several else _join_html(pages))
+    if args.format == "json":
+        payload = (results[0].to_json() if not several else
+                   {"by_players": {str(r.config.players): r.to_json() for r in results}})
+        sys.stdout.write(json.dumps(payload, indent=2, sort_keys=True) + "\n")
+    else:
+        sys.stdout.write("\n".join(render_text(game, r) for r in results))
+    return 0
+
+
+def _simulate(game: Game, plain: dict, args: argparse.Namespace, players: int, bot: str,
+              several: bool):
+    from engine.core.sim import SimConfig
+    from engine.core.sim import run as simulate
+
     options = tuple(sorted((o.name, getattr(args, f"game_{o.name}", o.default))
                            for o in game.options))
-    config = SimConfig(players=args.players, games=args.games, seed=args.seed, bot=bot,
+    config = SimConfig(players=players, games=args.games, seed=args.seed, bot=bot,
                        max_rounds=args.max_rounds or game.default_max_rounds, jobs=args.jobs,
                        keep_replays=args.replays if args.save_replay else 0, options=options)
-    result = simulate(type(game), model.to_plain(), config)
+    result = simulate(type(game), plain, config)
+    folder = (args.save_replay / f"players-{players}") if several and args.save_replay else (
+        args.save_replay)
     for record in result.records:
         if record.replay is not None:
-            atomic_write(args.save_replay / f"game-{record.index:05d}.json", record.replay)
-    if args.html:
-        atomic_write(args.html, render_html(game, result))
-    if args.format == "json":
-        sys.stdout.write(json.dumps(result.to_json(), indent=2, sort_keys=True) + "\n")
-    else:
-        sys.stdout.write(render_text(game, result))
-    return 0
+            atomic_write(folder / f"game-{record.index:05d}.json", record.replay)
+    return result
+
+
+def _join_html(pages: list[str]) -> str:
+    """One page holding every player count's report, one after another."""
+    head, _, _ = pages[0].partition("<body>")
+    bodies = [p.partition("<body>")[2].rpartition("</body>")[0] for p in pages]
+    return head + "<body>" + "<hr>".join(bodies) + "</body></html>\n"

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.loader import load_yaml
+from pipeline.schemas import CATALOGUE
 
 LABELS_FILE = Path(__file__).resolve().parents[2] / "templates" / "print" / "labels.yaml"
 
@@ -91,14 +92,11 @@ LABELS: dict[str, dict[str, str]] = {
     },
 }
 
-STAT_KEYS = ("speed", "strength", "dexterity", "knowledge", "luck", "communication", "attention",
-             "health")
-
-
 def _stat_names() -> dict[str, dict[str, str]]:
-    """The stats' names by language, from the captions the cards print (one source)."""
+    """The stats' names by language (the stats from the schemas' stat list, their names from the
+    captions the cards print)."""
     source = load_yaml(LABELS_FILE)
-    return {key: dict(source.data["labels"][key]) for key in STAT_KEYS}
+    return {key: dict(source.data["labels"][key]) for key in CATALOGUE.stat_names}
 
 
 STATS: dict[str, dict[str, str]] = _stat_names()

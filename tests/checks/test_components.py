@@ -172,7 +172,7 @@ def test_species_must_add_up_to_the_kit(tmp_path: Path) -> None:
 CHARACTER = """\
 - id: {id}
   kind: character
-  name: {{ru: {id}, en: {id}}}
+  name: {{ru: Персонаж, en: {id}}}
   motive: {{ru: Мотив., en: A motive.}}
   health: 5
   stats:

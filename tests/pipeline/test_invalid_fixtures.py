@@ -45,6 +45,7 @@ TABLE = [
     ("table-overlap", "table-overlap", "tables.yaml", 7, 14, "error"),
     ("unused-entity", "unused-entity", "notes.yaml", 1, 7, "warning"),
     ("provisional-path", "provisional-path", "critters.yaml", 6, 30, "error"),
+    ("mixed-script", "mixed-script", "lairs.yaml", 3, 14, "warning"),
 ]
 
 

@@ -65,7 +65,7 @@ def test_placeholder_surviving_into_output_fails(pack_copy: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     path = pack_copy / "monsters.yaml"
     text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace("Ходячие мертвецы", "Ходячие {{ мертвецы }}", 1),
+    path.write_text(text.replace("Оживших мертвецов", "Оживших {{ мертвецов }}", 1),
                     encoding="utf-8")
     code, out = _check(pack_copy, capsys)
     assert code == 1

@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.core.api import ContentError
 from engine.core.dice import Dice
+from engine.core.notation import RollRange
 from engine.games.catacombs.registry import rule
 
 TABLE_EXTENT = 4
@@ -128,32 +129,8 @@ class Reward:
 # ----- ranges -----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Span:
-    """An inclusive range of totals: `high is None` means open-ended (`12+`)."""
-
-    low: int
-    high: int | None
-
-    @classmethod
-    def parse(cls, text: str | int) -> Span:
-        text = str(text).strip()
-        if text.endswith("+"):
-            head = text[:-1]
-            low = head[: head.index("-", 1)] if "-" in head[1:] else head
-            return cls(int(low), None)
-        if "-" in text[1:]:
-            head, _, tail = text[1:].partition("-")
-            return cls(int(text[0] + head), int(tail))
-        return cls(int(text), int(text))
-
-    def __contains__(self, value: int) -> bool:
-        return value >= self.low and (self.high is None or value <= self.high)
-
-    def __str__(self) -> str:
-        if self.high is None:
-            return f"{self.low}+"
-        return str(self.low) if self.low == self.high else f"{self.low}-{self.high}"
+Span = RollRange
+"""An inclusive range of totals (`engine/core/notation.py`): `high is None` is open-ended."""
 
 
 def faces_of(raw: Any) -> frozenset[int]:

@@ -20,7 +20,7 @@ from engine.core.rng import Rng
 from engine.core.state import GameState
 from engine.games.catacombs import registry
 from engine.games.catacombs.board import Board, Placed, Pos, slot_key
-from engine.games.catacombs.data import Catacombs, Reward
+from engine.games.catacombs.data import STATS, Catacombs, Reward
 from engine.games.catacombs.registry import rule
 
 
@@ -87,7 +87,7 @@ class Piece:
         return self.alive and self.awake and self.under == 0
 
 
-STAT_NAMES = ("speed", "strength", "dexterity", "knowledge", "luck", "communication", "attention")
+STAT_NAMES = STATS
 PHASE_SETUP, PHASE_SHOP, PHASE_PLAY, PHASE_OVER = "setup", "shop", "play", "over"
 
 
