@@ -143,7 +143,7 @@ def test_every_exploration_number_but_one_has_a_connected_shape() -> None:
     rows = {row["roll"]: row for row in fact(PACK, "exploration-table", "rows")}
     assert set(rows) == {"1", "2", "3", "4", "5", "6"}
     for roll in "23456":
-        cells = [tuple(c) for c in by_id[rows[roll]["shape"]]["cells"]]
+        cells = [tuple(c) for c in by_id[rows[roll]["result"]]["cells"]]
         assert len(set(cells)) == len(cells)
         assert _connected(set(cells))
 

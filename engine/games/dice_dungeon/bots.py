@@ -51,11 +51,11 @@ class HeuristicBot:
     # ----- the draft --------------------------------------------------------------------------
     def _pick_class(self, state: DungeonState, step: dict, actions: list[Action]) -> Action:
         """Random classes, with the Burglar three times as likely on maps with locked doors;
-        the last pick of a party of two or more takes him if nobody has."""
+        the last pick of a party of three or more takes him if nobody has."""
         opener = [a for a in actions if a.get("hero_class") == "burglar"]
         locks = state.adventure.locked_doors
         last = int(step["hero"]) == len(state.heroes) - 1
-        if opener and locks and last and len(state.heroes) > 1:
+        if opener and locks and last and len(state.heroes) > 2:
             return opener[0]
         weights = [Fraction(3 if (locks and a in opener) else 1) for a in actions]
         return actions[self.rng.weighted(weights)]

@@ -369,8 +369,8 @@ def _shapes(es: _Entities) -> dict[int, Shape]:
     table = es.need(str(es.field("exploration", "table")), "table")
     shapes = {}
     for row in table.get("rows", ()):
-        if row.get("shape"):
-            raw = es.need(str(row["shape"]), "shape")
+        if row.get("result"):
+            raw = es.need(str(row["result"]), "shape")
             shapes[int(row["roll"])] = Shape(str(raw["id"]), int(row["roll"]),
                                              tuple((int(c[0]), int(c[1])) for c in raw["cells"]))
     return shapes

@@ -116,8 +116,8 @@ class DiceDungeonGame:
         if kind == "mcts":
             from engine.games.dice_dungeon.sim import progress
 
-            return MCTSBot(derive_seed(seed, 2000 + seat), seat, iterations=24,
-                           rollout_steps=120, evaluate=progress)
+            return MCTSBot(derive_seed(seed, 2000 + seat), seat, iterations=16,
+                           rollout_steps=60, evaluate=progress)
         if kind == "heuristic":
             from engine.games.dice_dungeon.bots import HeuristicBot
 
