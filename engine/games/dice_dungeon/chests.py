@@ -41,16 +41,16 @@ def treasure_number(state: DungeonState, step: dict[str, Any]) -> None:
     room = state.chest_rooms[index]
     if sheet.opened:
         state.tally.numbers_lost += 1
-        state.log(f"treasure number {index + 1}: the chest in room {room} is already open; "
+        state.log(f"treasure number {index + 1} — the chest in room {room} is already open; "
                   "the number is lost")
         return
     if sheet.boxes >= len(chest.boxes):
         state.tally.numbers_lost += 1
-        state.log(f"treasure number {index + 1}: the chest in room {room} is full; the number "
+        state.log(f"treasure number {index + 1} — the chest in room {room} is full; the number "
                   "is lost")
         return
     sheet.boxes += 1
-    state.log(f"treasure number {index + 1}: the chest in room {room} fills box {sheet.boxes} "
+    state.log(f"treasure number {index + 1} — the chest in room {room} fills box {sheet.boxes} "
               f"({describe(state, chest.boxes[sheet.boxes - 1])})")
 
 
@@ -159,7 +159,7 @@ def open_chest(state: DungeonState, index: int) -> None:
         state.gold += reward.gold
         if reward.item:
             state.items[reward.item] = state.items.get(reward.item, 0) + 1
-    state.log(f"the chest in room {state.chest_rooms[index]} is opened: "
+    state.log(f"the chest in room {state.chest_rooms[index]} is opened — "
               + (", ".join(got) if got else "it is empty"))
     if chest.trapped and not sheet.disarmed:
         spring_trap(state, chest)
@@ -168,7 +168,7 @@ def open_chest(state: DungeonState, index: int) -> None:
 def spring_trap(state: DungeonState, chest: Chest) -> None:
     lost = min(state.gold, chest.trap_gold)
     state.gold -= lost
-    state.log("the trap goes off: " + ", ".join(
+    state.log("the trap goes off — " + ", ".join(
         part for part in (f"{chest.trap_damage} damage" if chest.trap_damage else "",
                           f"{lost} gold lost" if chest.trap_gold else "") if part))
     deal_damage(state, chest.trap_damage, "trap")

@@ -190,7 +190,7 @@ def apply_fight_reroll(state: DungeonState, step: dict[str, Any], action: Action
     dice.remove(int(step["die"]))
     dice.append(int(action.get("value")))
     dice.sort()
-    state.log(f"the {step['die']} is rolled again: {action.get('value')}")
+    state.log(f"the {step['die']} is rolled again — {action.get('value')}")
 
 
 @rule("attack.roll", "attack.weapons")
@@ -234,7 +234,7 @@ def strike(state: DungeonState) -> None:
     total, health = attack_result(state), state.monster_value(index, "health")
     damage = damage_dealt(state)
     won = total >= health
-    state.log(f"attack {total} against health {health}: the {monster.name} "
+    state.log(f"attack {total} against health {health} — the {monster.name} "
               + ("falls" if won else "holds") + f"; it deals {damage} damage")
     state.fight = None
     if damage and monster.has("steal-gold") and state.gold:

@@ -68,7 +68,7 @@ def end_level(state: DungeonState, step: dict[str, Any]) -> None:
     state.results.append({"adventure": adventure.id, "outcome": outcome, "score": points["total"],
                           "turns": state.turn, "beaten": beaten, "bonus": bonus,
                           "classes": "+".join(sorted(h.cls for h in state.heroes if h.cls))})
-    state.log(f"level {state.level + 1} ends after {state.turn} turns: {beaten} monsters beaten, "
+    state.log(f"level {state.level + 1} ends after {state.turn} turns — {beaten} monsters beaten, "
               f"the boss {'beaten' if boss else 'not beaten'}; score "
               + ", ".join(f"{k} {v}" for k, v in points.items()))
     if bonus:
@@ -79,7 +79,7 @@ def end_level(state: DungeonState, step: dict[str, Any]) -> None:
         return
     state.ended_by = WON if all(r["outcome"] == WON for r in state.results) else (
         state.results[-1]["outcome"] if len(state.results) == 1 else LOST)
-    state.log(f"the game ends: {state.ended_by}, {total_score(state)} points")
+    state.log(f"the game ends — {state.ended_by}, {total_score(state)} points")
 
 
 @rule("level-end.score")
@@ -92,7 +92,7 @@ def earn_bonus(state: DungeonState) -> None:
         state.carry["item"] = adventure.bonus_item
     if adventure.bonus_points:
         state.carry["points"] = state.carry.get("points", 0) + adventure.bonus_points
-    state.log(f"more than {state.data.rules.bonus_above} points: the bonus of "
+    state.log(f"more than {state.data.rules.bonus_above} points — the bonus of "
               f"{adventure.name} is earned")
 
 

@@ -40,7 +40,7 @@ def monster_number(state: DungeonState, step: dict[str, Any]) -> None:
     if state.monsters[index].defeated:
         room = state.room_of_monster(index)
         chest = state.chest_in_room(room)
-        state.log(f"monster number {index + 1}: the {monster.name} is beaten, the number is "
+        state.log(f"monster number {index + 1} — the {monster.name} is beaten, the number is "
                   f"lost and the heroes go for the chest in room {room}")
         state.tally.numbers_lost += 1
         from engine.games.dice_dungeon.chests import begin_opening
@@ -50,7 +50,7 @@ def monster_number(state: DungeonState, step: dict[str, Any]) -> None:
     tracks = upgradable_tracks(state, index)
     if not tracks:
         state.tally.numbers_lost += 1
-        state.log(f"monster number {index + 1}: the {monster.name} has no box it may fill; "
+        state.log(f"monster number {index + 1} — the {monster.name} has no box it may fill; "
                   "the number is lost")
     elif len(tracks) == 1:
         strengthen(state, index, tracks[0])
@@ -79,6 +79,6 @@ def strengthen(state: DungeonState, index: int, track: str) -> None:
         if track not in upgradable_tracks(state, index):
             break
         filled += fill_boxes(state, index, track, 1)
-    state.log(f"monster number {index + 1}: the {monster.name} fills {filled} {track} box(es): "
+    state.log(f"monster number {index + 1} — the {monster.name} fills {filled} {track} box(es) — "
               f"health {state.monster_value(index, 'health')}, attack "
               f"{state.monster_value(index, 'attack')}")

@@ -48,7 +48,7 @@ def new_heroes_this_level(state: DungeonState) -> bool:
 @rule("overview.party")
 def level_start(state: DungeonState, step: dict[str, Any]) -> None:
     adventure = state.adventure
-    state.log(f"level {state.level + 1}: {adventure.name}")
+    state.log(f"level {state.level + 1} — {adventure.name}")
     steps: list[dict[str, Any]] = []
     if new_heroes_this_level(state):
         size = state.data.rules.party_size(state.players)
@@ -70,8 +70,8 @@ def fresh_sheet(state: DungeonState) -> None:
         gone = not state.alive(hero) and hero.level >= r.extra_levels
         hero.spent = 0
         hero.wounds = state.max_health(hero) if gone else 0
-        state.log(f"{hero.cls} goes on at level {hero.level}" + (" (dead for good)" if gone
-                                                                   else ""))
+        note = " (dead for good)" if gone else ""
+        state.log(f"the {state.hero_class(hero).name} goes on at level {hero.level}{note}")
 
 
 @decision("pick-class")
@@ -104,7 +104,7 @@ def apply_setup_roll(state: DungeonState, step: dict[str, Any], action: Action) 
     state.monster_rooms = room_order(first_monster, rooms)
     state.chest_rooms = room_order(first_chest, rooms)
     state.gold = int(action.get("gold")) + int(state.carry.pop("gold", 0))
-    state.log(f"setup roll {first_monster}, {first_chest}, {action.get('gold')}: monsters in "
+    state.log(f"setup roll {first_monster}, {first_chest}, {action.get('gold')} — monsters in "
               f"rooms {''.join(map(str, state.monster_rooms))}, chests in rooms "
               f"{''.join(map(str, state.chest_rooms))}, {state.gold} gold")
 
@@ -121,7 +121,7 @@ def begin_level(state: DungeonState, step: dict[str, Any]) -> None:
     item = state.carry.pop("item", None)
     if item:
         state.items[item] = 1
-        state.log(f"the bonus of the last level: a {state.data.items[item].name}")
+        state.log(f"the bonus of the last level — a {state.data.items[item].name}")
     before_game(state)
     state.push({"step": "begin-turn"})
 

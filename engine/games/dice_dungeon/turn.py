@@ -100,7 +100,7 @@ def use_roll_ability(state: DungeonState, action: Action) -> None:
         to = int(action.get("to"))
         state.dice.remove(face)
         state.dice = sorted([*state.dice, to])
-        state.log(f"the {name} uses {ability.name}: the {face} becomes a {to}")
+        state.log(f"the {name} uses {ability.name} — the {face} becomes a {to}")
         state.push({"step": "assign"})
     else:
         state.log(f"the {name} uses {ability.name} on the {face}")
@@ -117,7 +117,7 @@ def turn_reroll_outcomes(state: DungeonState, step: dict[str, Any]) -> list[Outc
 def apply_turn_reroll(state: DungeonState, step: dict[str, Any], action: Action) -> None:
     state.dice.remove(int(step["die"]))
     state.dice = sorted([*state.dice, int(action.get("value"))])
-    state.log(f"the {step['die']} is rolled again: {action.get('value')}")
+    state.log(f"the {step['die']} is rolled again — {action.get('value')}")
 
 
 @chance("explore-reroll")
@@ -133,7 +133,7 @@ def explore_reroll_outcomes(state: DungeonState, step: dict[str, Any]) -> list[O
 @resolves("explore-reroll")
 def apply_explore_reroll(state: DungeonState, step: dict[str, Any], action: Action) -> None:
     state.assigned["explore"] = int(action.get("value"))
-    state.log(f"the exploration 1 is rolled again until it changes: {action.get('value')}")
+    state.log(f"the exploration 1 is rolled again until it changes — {action.get('value')}")
 
 
 @auto("explore")
@@ -146,7 +146,7 @@ def explore(state: DungeonState, step: dict[str, Any]) -> None:
         state.push({"step": "place"})
     else:
         state.tally.numbers_lost += 1
-        state.log(f"exploration {shape.face}: the shape fits nowhere; the number is lost")
+        state.log(f"exploration {shape.face} — the shape fits nowhere; the number is lost")
 
 
 @decision("place")
@@ -164,7 +164,7 @@ def apply_place(state: DungeonState, step: dict[str, Any], action: Action) -> No
                              int(action.get("turn")))
     assert placement is not None
     state.painted |= set(placement.cells)
-    state.log(f"exploration {shape.face}: paints {placement.describe()}"
+    state.log(f"exploration {shape.face} — paints {placement.describe()}"
               + (f" (turned {placement.turn} degrees)" if placement.turn else ""))
 
 
@@ -204,7 +204,7 @@ def apply_end_turn(state: DungeonState, step: dict[str, Any], action: Action) ->
         item = state.data.items[str(action.get("item"))]
         state.items[item.id] -= 1
         healed = heal(state, target, item.heal)
-        state.log(f"the {state.hero_class(target).name} drinks the {item.name}: +{healed} "
+        state.log(f"the {state.hero_class(target).name} drinks the {item.name} — +{healed} "
                   f"health ({state.health(target)})")
     else:
         hero = state.heroes[int(action.get("hero"))]
@@ -214,7 +214,7 @@ def apply_end_turn(state: DungeonState, step: dict[str, Any], action: Action) ->
         spend(state, hero, ability)
         healed = heal(state, target, ability.heal)
         state.log(f"the {state.hero_class(hero).name} uses {ability.name} on the "
-                  f"{state.hero_class(target).name}: +{healed} health ({state.health(target)})")
+                  f"{state.hero_class(target).name} — +{healed} health ({state.health(target)})")
     state.push({"step": "end-turn"})
 
 
