@@ -68,6 +68,7 @@ SEED_FACTS = [
     ("attack", "max_shield_reduction", 4),
     ("attack", "reroll_cost", 1),
     ("attack", "gold_shared", True),
+    ("attack", "attacks_per_turn", 1),
     # The fight example.
     ("spider", "attack", 4),
     ("spider", "health", 6),

@@ -418,23 +418,33 @@ class Planner:
         dist = self.distances(target)
         return min((dist.get(c, FAR) for c in cells), default=FAR)
 
+    def reach_now(self, target: Cell) -> int:
+        """Steps from the painted area (and the start) to the target, before this turn."""
+        key = ("reach", target)
+        if key not in self._memo:
+            base = self.state.painted | self.grid.start
+            self._memo[key] = self.reach(target, base) if base else FAR
+        return int(self._memo[key])
+
     def placement_value(self, placement: Placement) -> float:
         """Progress towards the wanted doorsteps; a doorstep that would end up between two
         painted squares can never be painted, which costs its whole worth."""
         s = self.state
-        base = s.painted | self.grid.start
+        painted, start = s.painted, self.grid.start
         cells = set(placement.cells)
-        after_area = base | cells
         value = 0.1 * len(placement.cells)
         for target, weight in self.targets():
             if target in cells:
                 value += weight * 3.0
                 continue
-            touching = sum((target[0] + dx, target[1] + dy) in after_area for dx, dy in NEIGHBOURS)
+            touching = 0
+            for dx, dy in NEIGHBOURS:
+                n = (target[0] + dx, target[1] + dy)
+                touching += n in cells or n in painted or n in start
             if touching >= 2:
                 value -= weight * 4.0
                 continue
-            before = self.reach(target, base) if base else FAR
+            before = self.reach_now(target)
             after = min(before, self.reach(target, placement.cells))
             value += weight * max(0, before - after) / max(1, before)
         if self.adventure.scoring.tomb:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from engine.core.api import Action, Outcome
@@ -44,8 +45,13 @@ def begin_turn(state: DungeonState, step: dict[str, Any]) -> None:
 def turn_roll_outcomes(state: DungeonState, step: dict[str, Any]) -> list[Outcome]:
     """The master rolls three dice; which die is which does not matter, only the numbers."""
     dice = state.data.rules.turn_dice
-    return [Outcome(Action.of("roll", dice=encode(faces)), p)
-            for faces, p in multisets(dice.count, dice.sides)]
+    return list(_roll_outcomes(dice.count, dice.sides))
+
+
+@lru_cache(maxsize=8)
+def _roll_outcomes(count: int, sides: int) -> tuple[Outcome, ...]:
+    return tuple(Outcome(Action.of("roll", dice=encode(faces)), p)
+                 for faces, p in multisets(count, sides))
 
 
 @resolves("turn-roll")
