@@ -10,7 +10,11 @@ from collections import deque
 
 from engine.core.api import EngineError
 from engine.core.game import Finding
-from engine.games.catacombs.data import PLAYER_COUNTS, SIDES, Catacombs, Table, Threshold
+from engine.games.catacombs import rules  # noqa: F401 - registers every rules module
+from engine.games.catacombs.bots import HeuristicBot
+from engine.games.catacombs.counts import check_all
+from engine.games.catacombs.data import SIDES, Catacombs, Table, Threshold
+from engine.games.catacombs.setup import new_game
 
 IMPLEMENTED_ABILITIES = frozenset(
     {
@@ -171,169 +175,14 @@ def check_thresholds(data: Catacombs) -> list[Finding]:
 # ----- counts and decks -----------------------------------------------------------------------
 
 
-def check_counts(data: Catacombs, max_players: int = 8) -> list[Finding]:
-    out = []
-    counts = [n for n in PLAYER_COUNTS if n <= max_players]
-    if len(data.characters) < max_players:
-        out.append(
-            Finding(
-                "too-few-characters",
-                f"{len(data.characters)} characters for up to {max_players} players",
-                sorted(data.characters)[0] if data.characters else None,
-            )
-        )
-    for m in sorted(data.monsters.values(), key=lambda m: m.id):
-        for span, n in m.by_players:
-            if n > m.kit:
-                out.append(
-                    Finding(
-                        "count-over-kit",
-                        f"monster {m.id}: {n} copies for {span} players "
-                        f"but only {m.kit} in the kit",
-                        m.id,
-                        f"by_players.{span}",
-                    )
-                )
-        for players in counts:
-            if (
-                players >= m.min_players
-                and m.by_players
-                and not any(players in span for span, _ in m.by_players)
-            ):
-                out.append(
-                    Finding(
-                        "count-missing",
-                        f"monster {m.id}: no count for {players} players",
-                        m.id,
-                        "by_players",
-                    )
-                )
-        if m.species and sum(k for _, k in m.species) != m.kit:
-            out.append(
-                Finding(
-                    "species-kit-mismatch",
-                    f"monster {m.id}: its species add up to {sum(k for _, k in m.species)}, "
-                    f"the kit says {m.kit}",
-                    m.id,
-                    "kit",
-                )
-            )
-        if m.stats.health is None and m.health_by_players:
-            for players in counts:
-                if (
-                    players >= m.min_players
-                    and m.count_for(players)
-                    and m.health_for(players) is None
-                ):
-                    out.append(
-                        Finding(
-                            "health-missing",
-                            f"monster {m.id}: no health for {players} players",
-                            m.id,
-                            "health_by_players",
-                        )
-                    )
-    return out
-
-
-def check_decks(data: Catacombs, max_players: int = 8) -> list[Finding]:
-    out = []
-    shop = data.rule_with("common_per_character")
-    if shop is not None:
-        for key, deck_type in (
-            ("common_per_character", "common-item"),
-            ("magic_per_character", "magic-item"),
-        ):
-            per = int(shop.raw.get(key, 0))
-            deck = data.deck_of_type(deck_type)
-            size = sum(data.copies(c) for c in data.cards_in(deck.id)) if deck else 0
-            if per * max_players > size:
-                out.append(
-                    Finding(
-                        "deck-too-small",
-                        f"the shop lays out {per} {deck_type} cards per character "
-                        f"({per * max_players} for {max_players}) but the deck holds {size}",
-                        shop.id,
-                        key,
-                    )
-                )
-    out += _icon_supplies(data)
+def check_tile_pile(data: Catacombs) -> list[Finding]:
     labyrinth = sum(t.count for t in data.tiles.values() if t.type == "labyrinth")
     finals = sum(t.count for t in data.tiles.values() if t.type == "final")
-    if labyrinth < 1 or finals != 1:
-        first = sorted(data.tiles)[0] if data.tiles else None
-        out.append(
-            Finding(
-                "tile-pile",
-                f"the tile pile needs labyrinth tiles and exactly one "
-                f"final tile (has {labyrinth} and {finals})",
-                first,
-            )
-        )
-    return out
-
-
-ICON_TOKENS = {
-    "cache": "cache",
-    "statue": "statue",
-    "door": "door",
-    "lever": "lever",
-    "floor-hatch": "floor-hatch",
-}
-ICON_DECKS = {"trap": "hidden-trap", "stash": "stash"}
-
-
-def _icon_supplies(data: Catacombs) -> list[Finding]:
-    """Every icon on the tile set finds a token or card even when all tiles are laid, and the
-    event deck lasts for every tile laid after the first."""
-    icons: dict[str, int] = {}
-    for tile in data.tiles.values():
-        for icon, _, _ in tile.icons:
-            icons[icon] = icons.get(icon, 0) + tile.count
-    out = []
-    for icon, token_type in ICON_TOKENS.items():
-        tokens = data.tokens_of(token_type)
-        have = sum(t.count for t in tokens)
-        if icons.get(icon, 0) > have and tokens:
-            out.append(
-                Finding(
-                    "count-short",
-                    f"the tiles show {icons[icon]} {icon} icons but there are {have} {token_type} "
-                    f"tokens: the last ones stay empty",
-                    sorted(t.id for t in tokens)[0],
-                    "count",
-                    severity="warning",
-                )
-            )
-    for icon, deck_type in ICON_DECKS.items():
-        deck = data.deck_of_type(deck_type)
-        have = sum(data.copies(c) for c in data.cards_in(deck.id)) if deck else 0
-        if deck is not None and icons.get(icon, 0) > have:
-            out.append(
-                Finding(
-                    "count-short",
-                    f"the tiles show {icons[icon]} {icon} icons but the {deck.id} holds "
-                    f"{have} cards",
-                    deck.id,
-                    "",
-                    severity="warning",
-                )
-            )
-    events = data.deck_of_type("event")
-    laid = sum(t.count for t in data.tiles.values() if t.type in ("labyrinth", "final")) - 1
-    if events is not None:
-        have = sum(data.copies(c) for c in data.cards_in(events.id))
-        if have < laid:
-            out.append(
-                Finding(
-                    "count-short",
-                    f"{laid} tiles are laid after the first but the {events.id} holds {have} cards",
-                    events.id,
-                    "",
-                    severity="warning",
-                )
-            )
-    return out
+    if labyrinth >= 1 and finals == 1:
+        return []
+    first = sorted(data.tiles)[0] if data.tiles else None
+    return [Finding("tile-pile", f"the tile pile needs labyrinth tiles and exactly one final "
+                    f"tile (has {labyrinth} and {finals})", first)]
 
 
 # ----- tiles ----------------------------------------------------------------------------------
@@ -448,14 +297,10 @@ def check_effects(data: Catacombs) -> list[Finding]:
 
 def smoke_run(data: Catacombs, max_players: int = 8) -> list[Finding]:
     """One seeded heuristic game per player count must end (or reach the bound) cleanly."""
-    from engine.games.catacombs.bots import HeuristicBot
-    from engine.games.catacombs.game import CatacombsGame
-
-    game = CatacombsGame(data, max_players)
     out = []
     for players in range(1, min(max_players, len(data.characters)) + 1):
         try:
-            state = game.new_initial_state(players, players, {"max_rounds": SMOKE_ROUNDS})
+            state = new_game(data, players, players, SMOKE_ROUNDS)
             bots = [HeuristicBot(players * 100 + i) for i in range(players)]
             steps = 0
             while not state.is_terminal and steps < 50_000:
@@ -489,8 +334,8 @@ def run_all(data: Catacombs, max_players: int = 8, smoke: bool = True) -> list[F
     findings = (
         check_tables(data)
         + check_thresholds(data)
-        + check_counts(data, max_players)
-        + check_decks(data, max_players)
+        + check_all(data, range(1, max_players + 1))
+        + check_tile_pile(data)
         + check_tiles(data)
         + check_effects(data)
     )
