@@ -1,0 +1,396 @@
+"""The builder: one long-lived process that re-checks and rebuilds a pack on request.
+
+It runs the pipeline's own stages: `analyze()` (load, validate, resolve), then the cached cards
+build (`pipeline.cards.build`: only faces whose content changed are rendered again), then, in a
+forked child that a newer edit cancels, the slower plug-in checks. Staying alive keeps what
+rendering has loaded (the renderer, parsed styles, font subsets) warm from one edit to the next.
+
+The process leads its own process group, so that stopping it stops every render worker and
+check it started (`BuilderProcess.stop`); it also dies with the process that started it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable
+from multiprocessing.connection import Connection, wait
+from pathlib import Path
+from typing import Any
+
+from pipeline.cards.progress import Progress as StageProgress
+from pipeline.diagnostics import Diagnostic, RelicError, Severity, error
+from pipeline.serve.messages import Built, Checked, Progress, Report, Request, Settings
+
+PR_SET_PDEATHSIG = 1
+RULEBOOK_DPI = 110
+
+
+class Stopped:
+    """The builder's pipe closed: it exited or was killed."""
+
+
+class PipeProgress(StageProgress):
+    """The cards stage's progress, sent to the loop (at most one message per 5% step)."""
+
+    def __init__(self, send: Callable[[Any], None], generation: int):
+        super().__init__(quiet=True)
+        self.send, self.generation = send, generation
+        self.label, self.done, self.total, self.step = "", 0, 0, -1
+
+    def start(self, label: str, total: int) -> None:
+        self.label, self.done, self.total, self.step = label, 0, total, -1
+        self._tell()
+
+    def advance(self, n: int = 1) -> None:
+        self.done += n
+        self._tell()
+
+    def note(self, message: str) -> None:
+        self.send(Progress(self.generation, message))
+
+    def finish(self) -> None:
+        pass
+
+    def _tell(self) -> None:
+        step = 20 * self.done // max(self.total, 1)
+        if step != self.step:
+            self.step = step
+            self.send(Progress(self.generation, self.label, self.done, self.total))
+
+
+# ----- inside the builder process --------------------------------------------------------------
+
+
+def main(conn: Connection, settings: Settings) -> None:
+    """The builder process: lead a process group, then serve requests until told to stop."""
+    with contextlib.suppress(OSError):
+        os.setpgrp()
+    _die_with_parent()
+    signal.signal(signal.SIGTERM, _stop_group)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the loop decides when the builder stops
+    Builder(settings, conn).loop()
+
+
+def _die_with_parent() -> None:
+    """Linux: SIGTERM when the process that started this one dies (even by SIGKILL)."""
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+def _stop_group(signum: int, frame: object) -> None:
+    """SIGTERM: take down this process and everything it started (its whole group)."""
+    if os.getpgrp() == os.getpid():
+        os.killpg(os.getpid(), signal.SIGKILL)
+    os._exit(143)
+
+
+class Builder:
+    def __init__(self, settings: Settings, conn: Connection):
+        self.settings = settings
+        self.conn = conn
+        self.model = None  # the model of the last good build
+        self.folders: dict[str, Path] = {}
+        self.previous: dict[str, str] = {}  # files of the last good build: path -> sha256
+        self.checker: tuple[multiprocessing.Process, Connection, int, float] | None = None
+
+    def send(self, message: Any) -> None:
+        self.conn.send(message)
+
+    def loop(self) -> None:
+        while True:
+            waiting: list[Any] = [self.conn]
+            if self.checker is not None:
+                waiting.append(self.checker[1])
+            ready = wait(waiting)
+            if self.checker is not None and self.checker[1] in ready:
+                self._checked()
+            if self.conn in ready:
+                try:
+                    request = self.conn.recv()
+                except EOFError:
+                    return
+                if request is None:
+                    return
+                self.handle(request)
+
+    def handle(self, request: Request) -> None:
+        if request.what == "cards":
+            self.cards(request.generation)
+        elif request.what == "odds":
+            self.send(self.odds(request.generation))
+        elif request.what == "rulebook":
+            self.send(self.rulebook_pages(request.generation))
+
+    # ----- cards --------------------------------------------------------------------------
+
+    def cards(self, generation: int) -> None:
+        from pipeline.stages import analyze
+
+        started = time.perf_counter()
+        self._cancel_checks()
+        self.send(Progress(generation, "checking the content"))
+        analysis = analyze(self.settings.pack_dir, plugins=False)
+        found = tuple(sorted(analysis.diagnostics, key=Diagnostic.sort_key))
+        if not analysis.ok or analysis.model is None:
+            self.send(Built(generation, False, found, time.perf_counter() - started))
+            return
+        try:
+            built = self._build(analysis.model, generation, found, started)
+        except RelicError as exc:
+            problems = tuple(sorted({*found, *exc.diagnostics}, key=Diagnostic.sort_key))
+            self.send(Built(generation, False, problems, time.perf_counter() - started))
+            return
+        self.send(built)
+        if built.checks:
+            self._start_checks(analysis.model, generation)
+
+    def _build(self, model, generation: int, found: tuple[Diagnostic, ...],
+               started: float) -> Built:
+        from pipeline.cards import BuildOptions, build
+        from pipeline.checks.assets import check as check_assets
+        from pipeline.serve.gallery import gallery, read_manifest
+
+        unsafe = [d for d in check_assets(model) if d.severity is Severity.ERROR]
+        if unsafe:
+            raise RelicError(unsafe)
+        s = self.settings
+        options = BuildOptions(out_root=s.out_root, cache_dir=s.cache_dir, langs=s.langs,
+                               duplex=s.duplex, png=True, workers=s.jobs)
+        result = build(model, options, PipeProgress(self.send, generation))
+        files: dict[str, str] = {}
+        manifests = {}
+        for lang in result.langs:
+            manifests[lang.lang] = read_manifest(lang.folder, lang.lang)
+            files.update({f"{lang.lang}/{p}": sha for p, sha in manifests[lang.lang].files.items()})
+        changed = tuple(sorted(p for p, sha in files.items() if self.previous.get(p) != sha))
+        self.previous, self.model = files, model
+        self.folders = {lang.lang: lang.folder for lang in result.langs}
+        if s.rulebook:
+            changed += self._rulebooks(model, generation)
+        shown = gallery(model, manifests[result.langs[0].lang]) if s.gallery else None
+        return Built(generation, True, found, time.perf_counter() - started, shown, changed,
+                     tuple(str(f) for f in self.folders.values()), result.components,
+                     result.rendered, checks=True)
+
+    def _rulebooks(self, model, generation: int) -> tuple[str, ...]:
+        """`relic watch --rulebook`: the rulebook of every built language, beside its cards."""
+        from pipeline.cards.outputs import refresh_manifest
+        from pipeline.rulebook import build_rulebook
+
+        if not (model.pack.root / "rules").is_dir():
+            return ()
+        written = []
+        for lang, folder in self.folders.items():
+            self.send(Progress(generation, f"rulebook ({lang})"))
+            build_rulebook(model, lang, folder, paper=self._paper(model))
+            refresh_manifest(folder)
+            written.append(f"{lang}/rulebook.pdf")
+        return tuple(written)
+
+    def _paper(self, model) -> str:
+        return self.settings.rulebook_paper or model.pack.data.get("rules", {}).get("paper", "a5")
+
+    # ----- plug-in checks, in a child a newer edit cancels ----------------------------------
+
+    def _start_checks(self, model, generation: int) -> None:
+        context = multiprocessing.get_context("fork")
+        theirs_parent, theirs_child = context.Pipe(duplex=False)
+        process = context.Process(target=_run_checks, args=(model, theirs_child), daemon=True,
+                                  name="relic-checks")
+        process.start()
+        theirs_child.close()
+        self.checker = (process, theirs_parent, generation, time.perf_counter())
+
+    def _checked(self) -> None:
+        assert self.checker is not None
+        process, conn, generation, started = self.checker
+        try:
+            found = conn.recv()
+        except EOFError:
+            found = (error("check-crashed", "the plug-in checks stopped without a result",
+                           self._manifest_span()),)
+        conn.close()
+        process.join()
+        self.checker = None
+        self.send(Checked(generation, tuple(found), time.perf_counter() - started))
+
+    def _cancel_checks(self) -> None:
+        if self.checker is None:
+            return
+        process, conn, _, _ = self.checker
+        process.kill()
+        process.join()
+        conn.close()
+        self.checker = None
+
+    def _manifest_span(self):
+        from pipeline.diagnostics import Span
+
+        return Span(str(self.settings.pack_dir / "pack.yaml"))
+
+    # ----- reports ------------------------------------------------------------------------
+
+    def _no_model(self, generation: int, name: str) -> Report:
+        return Report(generation, name, diagnostics=(error(
+            "no-model", "the content has errors; fix them and the report follows",
+            self._manifest_span()),))
+
+    def odds(self, generation: int) -> Report:
+        from engine.core.odds import as_json
+        from pipeline.commands.odds import odds_tables
+
+        if self.model is None:
+            return self._no_model(generation, "odds")
+        self.send(Progress(generation, "odds"))
+        try:
+            return Report(generation, "odds", as_json(odds_tables(self.model)))
+        except RelicError as exc:
+            return Report(generation, "odds", diagnostics=exc.diagnostics)
+
+    def rulebook_pages(self, generation: int) -> Report:
+        """The rulebook of the preview language as a PDF and one PNG per page."""
+        from pipeline.fsutil import atomic_write
+        from pipeline.rulebook import build_rulebook
+
+        if self.model is None or not self.folders:
+            return self._no_model(generation, "rulebook")
+        model = self.model
+        if not (model.pack.root / "rules").is_dir():
+            return Report(generation, "rulebook", {"pages": [], "pdf": None})
+        lang, folder = next(iter(self.folders.items()))
+        self.send(Progress(generation, f"rulebook ({lang})"))
+        try:  # written beside the cards (whose PNGs give its thumbnails), then moved out
+            [pdf] = build_rulebook(model, lang, folder, paper=self._paper(model))[:1]
+        except RelicError as exc:
+            return Report(generation, "rulebook", diagnostics=exc.diagnostics)
+        target = self.settings.out_root / "rulebook" / lang
+        target.mkdir(parents=True, exist_ok=True)
+        data = pdf.read_bytes()
+        atomic_write(target / "rulebook.pdf", data)
+        pdf.unlink(missing_ok=True)
+        pages = []
+        for number, png in enumerate(_pages(data, RULEBOOK_DPI), start=1):
+            self.send(Progress(generation, f"rulebook ({lang}): page", number))
+            atomic_write(target / f"page-{number:03d}.png", png)
+            pages.append(_image(f"rulebook/{lang}/page-{number:03d}.png", png))
+        for stale in target.glob("page-*.png"):
+            if int(stale.stem.split("-")[1]) > len(pages):
+                stale.unlink()
+        return Report(generation, "rulebook",
+                      {"pdf": _image(f"rulebook/{lang}/rulebook.pdf", data), "pages": pages})
+
+
+def _image(path: str, data: bytes):
+    import hashlib
+
+    from pipeline.serve.gallery import Image
+
+    return Image(path, hashlib.sha256(data).hexdigest())
+
+
+def _pages(pdf: bytes, dpi: int):
+    """PNG bytes of every page of a PDF (pypdfium2)."""
+    import io
+
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(pdf)
+    try:
+        for page in document:
+            buffer = io.BytesIO()
+            page.render(scale=dpi / 72).to_pil().save(buffer, format="PNG")
+            yield buffer.getvalue()
+    finally:
+        document.close()
+
+
+def _run_checks(model, conn: Connection) -> None:
+    """The plug-in checks in a forked child (the model comes with the fork)."""
+    from pipeline.stages import run_plugin_checks
+
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    found = sorted(run_plugin_checks(model), key=Diagnostic.sort_key)
+    conn.send(tuple(found))
+    conn.close()
+
+
+# ----- in the loop's process ---------------------------------------------------------------
+
+
+class BuilderProcess:
+    """Starts the builder, sends it requests, hands its messages to `on_message` (from a
+    reader thread), and stops it with everything it started."""
+
+    def __init__(self, settings: Settings, on_message: Callable[[Any], None]):
+        self.settings = settings
+        self.on_message = on_message
+        self.process: multiprocessing.Process | None = None
+        self.conn: Connection | None = None
+        self.reader: threading.Thread | None = None
+
+    def start(self) -> None:
+        context = multiprocessing.get_context("spawn")  # a clean process: the loop has threads
+        ours, theirs = context.Pipe()
+        self.process = context.Process(target=main, args=(theirs, self.settings),
+                                       name="relic-builder")
+        self.process.start()
+        theirs.close()
+        self.conn = ours
+        self.reader = threading.Thread(target=self._read, args=(ours,), daemon=True,
+                                       name="relic-builder-reader")
+        self.reader.start()
+
+    @property
+    def pid(self) -> int | None:
+        return self.process.pid if self.process is not None else None
+
+    def send(self, request: Request) -> None:
+        if self.conn is None:
+            raise RuntimeError("the builder is not running")
+        self.conn.send(request)
+
+    def _read(self, conn: Connection) -> None:
+        while True:
+            try:
+                message = conn.recv()
+            except (EOFError, OSError):
+                self.on_message(Stopped())
+                return
+            self.on_message(message)
+
+    def stop(self, timeout: float = 2.0) -> None:
+        """Ask politely, then end the whole process group; returns when it is gone."""
+        process, conn = self.process, self.conn
+        self.process = self.conn = None
+        if process is None:
+            return
+        if conn is not None:
+            with contextlib.suppress(OSError, BrokenPipeError):
+                conn.send(None)
+        process.join(0.3)
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            if process.exitcode is not None and not _group_alive(process.pid):
+                break
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, sig)
+            with contextlib.suppress(ProcessLookupError):
+                if process.exitcode is None:
+                    os.kill(process.pid, sig)
+            process.join(timeout)
+        if conn is not None:
+            conn.close()
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except (ProcessLookupError, PermissionError):
+        return False
+    return True
