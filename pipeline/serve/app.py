@@ -220,8 +220,9 @@ def allowed_hosts(host: str) -> list[str]:
     """The names a page may reach this server by: loopback names, or the address it binds."""
     if host in ("0.0.0.0", "::", ""):
         return ["*"]  # every interface: the user chose to share it
-    names = [host.strip("[]"), f"[{host.strip('[]')}]"]
-    return [*names, *LOOPBACK_NAMES] if host in LOOPBACK_NAMES else names
+    if host in LOOPBACK_NAMES:
+        return list(dict.fromkeys([host, *LOOPBACK_NAMES]))
+    return [host]
 
 
 def create_app(preview: PreviewServer, host: str = "127.0.0.1") -> Starlette:
@@ -246,5 +247,6 @@ def create_app(preview: PreviewServer, host: str = "127.0.0.1") -> Starlette:
     middleware = [Middleware(SecurityHeaders),
                   Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts(host))]
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+    app.router.redirect_slashes = False  # /static is not found, rather than sent to /static/
     app.state.preview = preview
     return app

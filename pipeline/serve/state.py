@@ -37,7 +37,8 @@ class Preview:
     editor_url: str = "vscode://file{path}:{line}:{col}"
     root: str = ""  # the folder that `file` paths of diagnostics are relative to
     generation: int = 0
-    building: bool = True
+    building: bool = True  # a rebuild of the cards or a report is under way
+    rebuilding: bool = True  # a rebuild of the cards is under way
     progress: dict[str, Any] | None = None
     gallery: Gallery | None = None  # the last good one
     ok: bool = False  # the latest build succeeded
@@ -65,7 +66,7 @@ class Preview:
         return None
 
     def started(self, generation: int) -> Event:
-        self.generation, self.building = generation, True
+        self.generation, self.building, self.rebuilding = generation, True, True
         self.progress = {"label": "waiting for the builder", "done": 0, "total": 0}
         return Event("progress", {"generation": generation, "building": True, **self.progress})
 
@@ -77,7 +78,8 @@ class Preview:
 
     def _built(self, message: Built) -> Event:
         self.generation = message.generation
-        self.building, self.progress = False, None
+        self.building = self.rebuilding = False
+        self.progress = None
         self.ok, self.diagnostics = message.ok, message.diagnostics
         self.checks = ()
         self.checks_state = "running" if message.checks else "waiting"
@@ -117,6 +119,8 @@ class Preview:
                                  "seconds": round(message.seconds, 3)})
 
     def _report(self, message: Report) -> Event:
+        if not self.rebuilding:
+            self.building, self.progress = False, None
         data: dict[str, Any] = {"state": "failed" if message.diagnostics else "done",
                                 "generation": message.generation, "stale": False,
                                 "diagnostics": [diagnostic_json(d) for d in message.diagnostics]}

@@ -49,7 +49,7 @@ function renderStatus(state) {
   const built = state.built || {};
   const parts = [`${state.items.length} components`];
   if (!state.ok && !state.building && state.generation) parts.push("the last edit did not build");
-  if (built.seconds !== undefined) parts.push(`last good build ${built.seconds.toFixed(2)} s, ${built.rendered} faces rendered`);
+  else if (built.seconds !== undefined) parts.push(`built in ${built.seconds.toFixed(2)} s (${built.rendered} face${built.rendered === 1 ? "" : "s"} drawn)`);
   if (state.checks === "running") parts.push("checking…");
   $("summary").textContent = parts.join(" · ");
   const button = $("show-problems");
