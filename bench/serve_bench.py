@@ -51,7 +51,7 @@ def edit(path: Path, old: str, new: str) -> None:
 
 
 def measure_serve(content: Path, pack: str, lang: str, cache: Path, edits: int
-                  ) -> tuple[list[float], list[float], float]:
+                  ) -> tuple[list[float], list[float], float, list[dict[str, float]]]:
     path, entity, name = pick(content / pack, lang)
     front = f"{lang}/png/{entity}-1.png"
     serve = ServeProcess(["--pack", pack, "--content", str(content), "--lang", lang,
@@ -66,7 +66,7 @@ def measure_serve(content: Path, pack: str, lang: str, cache: Path, edits: int
             sys.exit(f"the first build failed: {serve.state()['diagnostics']}")
         ready = first.at - started
         stream.wait_for(lambda e: e.name == "checked", timeout=600)
-        to_event, to_fetch = [], []
+        to_event, to_fetch, steps = [], [], []
         current = name
         for i in range(edits):
             new = f"{name} {i + 1}" if i % 2 == 0 else name
@@ -76,6 +76,7 @@ def measure_serve(content: Path, pack: str, lang: str, cache: Path, edits: int
             event = stream.wait_for(lambda e: e.name == "built" and front in e.data["changed"],
                                     timeout=300)
             to_event.append(event.at - written)
+            steps.append(event.data["timings"])
             url = event.data["urls"][front]
             status, body = serve.get(url)
             want = url.rsplit("v=", 1)[1]
@@ -83,7 +84,7 @@ def measure_serve(content: Path, pack: str, lang: str, cache: Path, edits: int
                 status, body = serve.get(url)
             to_fetch.append(time.perf_counter() - written)
             stream.wait_for(lambda e: e.name == "checked", timeout=600)
-        return to_event, to_fetch, ready
+        return to_event, to_fetch, ready, steps
     finally:
         stream.close()
         serve.stop()
@@ -114,7 +115,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="relic-serve-bench-") as tmp:
         content = Path(tmp) / "content"
         shutil.copytree(ROOT / "content" / args.pack, content / args.pack)
-        to_event, to_fetch, ready = measure_serve(content, args.pack, args.lang,
+        to_event, to_fetch, ready, steps = measure_serve(content, args.pack, args.lang,
                                                   args.cache.resolve(), args.edits)
         peer = measure_build(content, args.pack, args.lang, args.cache.resolve())
     print(f"relic serve --pack {args.pack} --lang {args.lang}: first build announced after "
@@ -123,6 +124,9 @@ def main() -> None:
           f"(min {min(to_event):.3f}, max {max(to_event):.3f}, {len(to_event)} edits)")
     print(f"one-card edit -> new picture fetched: median {statistics.median(to_fetch):.3f} s "
           f"(min {min(to_fetch):.3f}, max {max(to_fetch):.3f})")
+    names = list(dict.fromkeys(k for step in steps for k in step))
+    print("where the builder spends it (median s): " + ", ".join(
+        f"{k} {statistics.median(step.get(k, 0.0) for step in steps):.3f}" for k in names))
     print(f"peer: relic build --lang {args.lang} --no-rulebook after the same edit: {peer:.3f} s")
     print("target: under 1 s from the write to the new picture")
 

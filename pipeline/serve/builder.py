@@ -42,10 +42,18 @@ class PipeProgress(StageProgress):
         super().__init__(quiet=True)
         self.send, self.generation = send, generation
         self.label, self.done, self.total, self.step = "", 0, 0, -1
+        self.steps: list[tuple[str, float]] = []  # each step's label and when it started
 
     def start(self, label: str, total: int) -> None:
         self.label, self.done, self.total, self.step = label, 0, total, -1
+        self.steps.append((label.split(" (")[0], time.perf_counter()))
         self._tell()
+
+    def timings(self, until: float) -> tuple[tuple[str, float], ...]:
+        """Seconds from each step's start to the next's (the last one ends at `until`)."""
+        ends = [t for _, t in self.steps[1:]] + [until]
+        return tuple((label, round(end - t, 3)) for (label, t), end in zip(self.steps, ends,
+                                                                           strict=True))
 
     def advance(self, n: int = 1) -> None:
         self.done += n
@@ -137,12 +145,14 @@ class Builder:
         self._cancel_checks()
         self.send(Progress(generation, "checking the content"))
         analysis = analyze(self.settings.pack_dir, plugins=False)
+        checked = time.perf_counter()
         found = tuple(sorted(analysis.diagnostics, key=Diagnostic.sort_key))
         if not analysis.ok or analysis.model is None:
             self.send(Built(generation, False, found, time.perf_counter() - started))
             return
         try:
-            built = self._build(analysis.model, generation, found, started)
+            built = self._build(analysis.model, generation, found, started,
+                                (("check", round(checked - started, 3)),))
         except RelicError as exc:
             problems = tuple(sorted({*found, *exc.diagnostics}, key=Diagnostic.sort_key))
             self.send(Built(generation, False, problems, time.perf_counter() - started))
@@ -151,8 +161,8 @@ class Builder:
         if built.checks:
             self._start_checks(analysis.model, generation)
 
-    def _build(self, model, generation: int, found: tuple[Diagnostic, ...],
-               started: float) -> Built:
+    def _build(self, model, generation: int, found: tuple[Diagnostic, ...], started: float,
+               timings: tuple[tuple[str, float], ...]) -> Built:
         from pipeline.cards import BuildOptions, build
         from pipeline.checks.assets import check as check_assets
         from pipeline.serve.gallery import gallery, read_manifest
@@ -163,7 +173,9 @@ class Builder:
         s = self.settings
         options = BuildOptions(out_root=s.out_root, cache_dir=s.cache_dir, langs=s.langs,
                                duplex=s.duplex, png=True, workers=s.jobs)
-        result = build(model, options, PipeProgress(self.send, generation))
+        progress = PipeProgress(self.send, generation)
+        result = build(model, options, progress)
+        timings += progress.timings(time.perf_counter())
         files: dict[str, str] = {}
         manifests = {}
         for lang in result.langs:
@@ -177,7 +189,7 @@ class Builder:
         shown = gallery(model, manifests[result.langs[0].lang]) if s.gallery else None
         return Built(generation, True, found, time.perf_counter() - started, shown, changed,
                      tuple(str(f) for f in self.folders.values()), result.components,
-                     result.rendered, checks=True)
+                     result.rendered, checks=True, timings=timings)
 
     def _rulebooks(self, model, generation: int) -> tuple[str, ...]:
         """`relic watch --rulebook`: the rulebook of every built language, beside its cards."""

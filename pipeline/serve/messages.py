@@ -58,6 +58,7 @@ class Built:
     components: int = 0
     rendered: int = 0  # faces rendered (the others came from the cache)
     checks: bool = False  # the plug-in checks run next and report in a `Checked`
+    timings: tuple[tuple[str, float], ...] = ()  # seconds per step: check, render, write...
 
     @property
     def errors(self) -> int:

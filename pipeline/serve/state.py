@@ -99,7 +99,7 @@ class Preview:
         return Event("built", {
             "generation": message.generation, "ok": message.ok, "errors": message.errors,
             "seconds": round(message.seconds, 3), "rendered": message.rendered,
-            "changed": shown, "urls": self._urls(shown)})
+            "timings": dict(message.timings), "changed": shown, "urls": self._urls(shown)})
 
     def _urls(self, paths: list[str]) -> dict[str, str]:
         if self.gallery is None:
