@@ -42,12 +42,17 @@ class PipeProgress(StageProgress):
         super().__init__(quiet=True)
         self.send, self.generation = send, generation
         self.label, self.done, self.total, self.step = "", 0, 0, -1
-        self.steps: list[tuple[str, float]] = []  # each step's label and when it started
+        # each step's label and when it started: before the stage's first step, it expands
+        # the model into components and checks the fonts
+        self.steps: list[tuple[str, float]] = [("prepare", time.perf_counter())]
 
     def start(self, label: str, total: int) -> None:
         self.label, self.done, self.total, self.step = label, 0, total, -1
-        self.steps.append((label.split(" (")[0], time.perf_counter()))
+        self.mark(label.split(" (")[0])
         self._tell()
+
+    def mark(self, label: str) -> None:
+        self.steps.append((label, time.perf_counter()))
 
     def timings(self, until: float) -> tuple[tuple[str, float], ...]:
         """Seconds from each step's start to the next's (the last one ends at `until`)."""
@@ -175,7 +180,7 @@ class Builder:
                                duplex=s.duplex, png=True, workers=s.jobs)
         progress = PipeProgress(self.send, generation)
         result = build(model, options, progress)
-        timings += progress.timings(time.perf_counter())
+        progress.mark("gallery")
         files: dict[str, str] = {}
         manifests = {}
         for lang in result.langs:
@@ -187,6 +192,7 @@ class Builder:
         if s.rulebook:
             changed += self._rulebooks(model, generation)
         shown = gallery(model, manifests[result.langs[0].lang]) if s.gallery else None
+        timings += progress.timings(time.perf_counter())
         return Built(generation, True, found, time.perf_counter() - started, shown, changed,
                      tuple(str(f) for f in self.folders.values()), result.components,
                      result.rendered, checks=True, timings=timings)

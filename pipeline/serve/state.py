@@ -10,7 +10,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from pipeline.diagnostics import Diagnostic, Severity
+from pipeline.diagnostics import Diagnostic, Severity, Span, error
 from pipeline.serve.builder import Stopped
 from pipeline.serve.gallery import Gallery, Image, Item, attach
 from pipeline.serve.messages import Built, Checked, Progress, Report
@@ -60,9 +60,12 @@ class Preview:
         if isinstance(message, Report):
             return self._report(message)
         if isinstance(message, Stopped):
-            self.building = False
+            self.building = self.rebuilding = self.ok = False
             self.progress = None
-            return Event("stopped", {"message": "the builder stopped; the next edit restarts it"})
+            self.diagnostics = (error(
+                "builder-stopped", "the builder process stopped unexpectedly; the next edit "
+                "starts it again", Span(self.root or ".")),)
+            return Event("stopped", {"message": self.diagnostics[0].message})
         return None
 
     def started(self, generation: int) -> Event:

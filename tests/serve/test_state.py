@@ -77,6 +77,7 @@ def test_progress_then_done() -> None:
     preview.receive(_built(1, _item("a", "1")))
     assert not preview.to_json()["building"]
     assert preview.receive(Stopped()).name == "stopped"
+    assert preview.to_json()["errors"] == 1  # the overlay says the builder is gone
 
 
 def test_reports_go_stale_after_a_good_build() -> None:
