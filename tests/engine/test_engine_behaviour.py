@@ -10,7 +10,9 @@ from engine.games.catacombs import CatacombsGame
 from engine.games.catacombs.crevices import squeeze_through
 from engine.games.catacombs.data import from_plain
 from engine.games.catacombs.ending import death, do_leave, pick_up_artifact
-from engine.games.catacombs.monsters import acid, monster_act, spawn
+from engine.games.catacombs.monster_phase import monster_act
+from engine.games.catacombs.monsters import acid, spawn
+from engine.games.catacombs.steps import Acid, Death, MonsterAct, Revive, RunUpSecond, TreasureLuck
 from engine.games.catacombs.turn import begin_turn
 
 DATA = from_plain(canonical_plain())
@@ -49,17 +51,17 @@ def test_the_shop_counter_follows_the_shop_rule():
     state = game_with(["oligarch", "boy"])
     while state.is_chance_node:
         state.apply(state.sample_chance())
-    shop = DATA.rule_with("common_per_character").raw
+    shop = DATA.shop_rule
     counter = state.pools["counter"]
     unique = [i for i in DATA.items.values() if i.rarity == "unique"]
     for item in unique:
         assert counter.get(item.id, 0) == item.count
     common = sum(n for c, n in counter.items()
                  if c in DATA.items and DATA.items[c].rarity == "common")
-    assert common == shop["common_per_character"] * 2
+    assert common == shop.common_per_character * 2
     magic = sum(n for c, n in counter.items()
                 if c in DATA.items and DATA.items[c].rarity == "magic")
-    assert magic == shop["magic_per_character"] * 2
+    assert magic == shop.magic_per_character * 2
     buy = next(a for a in state.legal_actions() if a.kind == "buy")
     before = state.heroes[0].banknotes
     state.apply(buy)
@@ -103,7 +105,7 @@ def test_a_zombie_walks_to_a_hero_and_strikes_for_its_damage():
     piece = spawn(state, "zombie", (*hero.pos[:2], *far), awake=True)
     hp = hero.hp
     for _ in range(4):
-        monster_act(state, {"uid": piece.uid}, None)
+        monster_act(state, MonsterAct(uid=piece.uid), None)
     assert hp - hero.hp >= DATA.monsters["zombie"].stats.melee
     assert any(m.startswith("zombie:") for m in hero.met)
 
@@ -117,7 +119,7 @@ def test_venomous_creatures_spare_the_ecologist_and_bite_once():
     eco = next((h for h in state.heroes if h.character == "ecologist"), None)
     piece = spawn(state, "venomous", state.heroes[0].pos, awake=True)
     before = {h.seat: h.hp for h in state.heroes}
-    monster_act(state, {"uid": piece.uid}, None)
+    monster_act(state, MonsterAct(uid=piece.uid), None)
     bitten = [h for h in state.heroes if h.hp < before[h.seat]]
     assert len(bitten) == 1 and bitten[0] is not eco
     assert not piece.alive
@@ -129,7 +131,7 @@ def test_acid_burns_every_hero_on_the_scarabs_tile():
         hero.pos = state.heroes[0].pos
     spawn(state, "scarab", state.heroes[0].pos, awake=True)
     before = [h.hp for h in state.heroes]
-    acid(state, {}, None)
+    acid(state, Acid(), None)
     burn = DATA.monsters["scarab"].stats.acid
     assert [h.hp for h in state.heroes] == [b - burn for b in before]
 
@@ -141,7 +143,7 @@ def test_the_artifact_falls_with_its_dead_carrier_and_wins_with_friends():
     tile.features.append({"uid": "fa", "type": "artifact", "cell": list(carrier.pos[2:])})
     pick_up_artifact(state, carrier)
     assert carrier.artifact and state.artifact_taken
-    death(state, {"seat": carrier.seat, "cause": "test"}, None)
+    death(state, Death(seat=carrier.seat, cause="test"), None)
     assert any(f["type"] == "artifact" for f in tile.features)
     pick_up_artifact(state, friend)
     friend.pos = tuple(state.hatch)
@@ -331,8 +333,9 @@ def test_a_run_up_through_the_cutter_dies_on_matching_parity():
         hero = state.heroes[0]
         set_stat(state, hero, "luck", 0)
         target = ",".join(str(v) for v in hero.pos)
-        run_up_second(state, {"seat": 0, "check": check, "to": target, "first": first,
-                              "rerolled": False}, second)
+        step = RunUpSecond(dice="d6", seat=0, check=check, to=target, first=first,
+                           rerolled=False)
+        run_up_second(state, step, second)
         assert hero.alive == survives
 
 
@@ -344,7 +347,7 @@ def test_bandits_loot_the_dead_and_give_it_back_to_their_killer():
     thrift = DATA.characters[dead.character].thrift
     dead.treasures, dead.items = thrift + 4, ["torch"] if "torch" in DATA.items else []
     items = list(dead.items)
-    death(state, {"seat": dead.seat, "cause": "test"}, None)
+    death(state, Death(seat=dead.seat, cause="test"), None)
     assert dead.treasures == thrift
     bandit = spawn(state, "bandit", dead.pos, awake=True)
     loot(state, bandit, DATA.monsters["bandit"])
@@ -362,7 +365,7 @@ def test_worn_items_count_once_per_slot_and_accessory():
     hero.items = []
     base = state.stat(hero, stat)
     hero.items = [accessory.id, accessory.id]
-    limit = DATA.rule_with("same_accessories_worn").raw["same_accessories_worn"]
+    limit = DATA.equipment_rule.same_accessories_worn
     assert state.stat(hero, stat) == base + bonus * min(2, limit)
 
 
@@ -391,7 +394,9 @@ def test_bridges_are_built_from_junk_and_wear_out():
 
 
 def test_dead_players_control_the_monsters():
-    from engine.games.catacombs.monsters import kill_piece, matrix_cell, revive, take_control
+    from engine.games.catacombs.controlled import revive, take_control
+    from engine.games.catacombs.monsters import kill_piece
+    from engine.games.catacombs.pathfinding import matrix_cell
 
     state = arena(DATA, players=2)
     state.monster_players = True
@@ -400,7 +405,7 @@ def test_dead_players_control_the_monsters():
     piece = spawn(state, "zombie", alive.pos, awake=True)
     take_control(state)
     assert not piece.controlled
-    death(state, {"seat": dead.seat, "cause": "test"}, None)
+    death(state, Death(seat=dead.seat, cause="test"), None)
     take_control(state)
     assert piece.controlled and piece.hp == zombie.controlled.health
     door = matrix_cell(state, piece, "door")
@@ -408,7 +413,7 @@ def test_dead_players_control_the_monsters():
     alive.treasures = 0
     kill_piece(state, piece, alive, "test")
     assert alive.treasures == zombie.controlled_rewards[0].treasures
-    revive(state, {"uid": piece.uid}, max(zombie.revive))
+    revive(state, Revive(dice="d6", uid=piece.uid), max(zombie.revive))
     assert piece.alive and piece.hp == zombie.controlled.health
 
 
@@ -444,7 +449,7 @@ def test_ghosts_leave_when_only_the_cultist_survives():
     ghost = spawn(state, "ghost", cultist.pos, awake=True)
     last_survivor(state)
     assert ghost.alive
-    death(state, {"seat": other.seat, "cause": "test"}, None)
+    death(state, Death(seat=other.seat, cause="test"), None)
     last_survivor(state)
     assert not ghost.alive
 
@@ -464,8 +469,9 @@ def test_the_seeds_worked_examples():
     hero.treasures = 0
     faces = sorted(jackpot_faces(state, hero, table))
     assert faces == [6]
-    treasure_luck(state, {"seat": 0, "table": table.id, "bonus": 1, "why": "example",
-                          "faces": faces}, 6)
+    step = TreasureLuck(dice="d6", faces=tuple(faces), seat=0, table=table.id, bonus=1,
+                        why="example")
+    treasure_luck(state, step, 6)
     assert hero.treasures == table.top_row.reward.treasures
     jump = DATA.check("crevice-horizontal", "jump")
     set_stat(state, hero, "speed", 2)
@@ -474,7 +480,7 @@ def test_the_seeds_worked_examples():
 
 
 def test_venomous_creatures_crawl_through_walls():
-    from engine.games.catacombs.monsters import _path
+    from engine.games.catacombs.pathfinding import find_path
 
     state = arena(DATA, players=1)
     hero = state.heroes[0]
@@ -483,8 +489,8 @@ def test_venomous_creatures_crawl_through_walls():
     start = max(floor, key=lambda c: abs(c[0] - hero.pos[2]) + abs(c[1] - hero.pos[3]))
     spider = spawn(state, "venomous", (*hero.pos[:2], *start), awake=True)
     zombie = spawn(state, "zombie", (*hero.pos[:2], *start), awake=True)
-    crawl = _path(state, spider, {hero.pos})
-    walk = _path(state, zombie, {hero.pos})
+    crawl = find_path(state, spider, {hero.pos})
+    walk = find_path(state, zombie, {hero.pos})
     manhattan = abs(start[0] - hero.pos[2]) + abs(start[1] - hero.pos[3])
     assert len(crawl) == manhattan - 1
     assert len(walk) >= len(crawl)

@@ -6,20 +6,14 @@ from __future__ import annotations
 from engine_support import arena, canonical_plain, set_stat
 
 from engine.core.api import Action
-from engine.games.catacombs.board import place, slot_key
+from engine.games.catacombs.board import next_to, place, slot_key, tile_laid
+from engine.games.catacombs.controlled import control, respawn
 from engine.games.catacombs.data import from_plain
 from engine.games.catacombs.ending import death
 from engine.games.catacombs.exploration import enter_tile
-from engine.games.catacombs.monsters import (
-    LAIR,
-    _near,
-    control,
-    kill_piece,
-    monster_act,
-    respawn,
-    spawn,
-)
-from engine.games.catacombs.movement import tile_laid
+from engine.games.catacombs.monster_phase import monster_act
+from engine.games.catacombs.monsters import LAIR, kill_piece, spawn
+from engine.games.catacombs.steps import Death, MonsterAct, ShakeOff
 
 PLAIN = canonical_plain()
 DATA = from_plain(PLAIN)
@@ -41,7 +35,7 @@ def controlled_arena(players: int = 2):
     alive = state.heroes[state.seat]
     for hero in state.heroes:
         if hero is not alive:
-            death(state, {"seat": hero.seat, "cause": "test"}, None)
+            death(state, Death(seat=hero.seat, cause="test"), None)
     alive.hp = alive.max_hp = 30
     state.refresh()
     return state, alive
@@ -69,7 +63,7 @@ def far_cell(state, hero):
     for r in range(tile.rows):
         for c in range(tile.cols):
             pos = (*hero.pos[:2], c, r)
-            if tile.floor(c, r) and not _near(state, pos, {hero.pos}):
+            if tile.floor(c, r) and not next_to(state, pos, {hero.pos}):
                 return pos
     raise AssertionError("no far cell on the hero's tile")
 
@@ -110,7 +104,7 @@ def test_respawns_wait_for_the_cards_still_in_the_deck():
 def test_no_lairs_and_no_respawns_without_monster_players():
     state = arena(DATA, players=2)
     hero = state.heroes[state.seat]
-    death(state, {"seat": 1 - state.seat, "cause": "test"}, None)
+    death(state, Death(seat=1 - state.seat, cause="test"), None)
     card = spawn(state, "zombie", far_cell(state, hero), awake=False)
     assert not [f for f in state.tile_of(card.pos).features if f["type"] == LAIR]
     kill_piece(state, card, hero, "test")
@@ -160,12 +154,12 @@ def surprise_setup(dexterity: int, labyrinth: int = 0):
     tile = lay_next_to(state, hero.pos[:2], labyrinth=labyrinth, visited=True)
     piece = spawn(state, "venomous", (*tile.slot, *tile.center()), awake=True)
     control(state, piece, DATA.monsters["venomous"])
-    assert not _near(state, piece.pos, {hero.pos})
+    assert not next_to(state, piece.pos, {hero.pos})
     return state, hero, piece
 
 
 def drop(state, piece):
-    monster_act(state, {"uid": piece.uid}, None)
+    monster_act(state, MonsterAct(uid=piece.uid), None)
     state.advance()
     return state.queue[0] if state.queue else None
 
@@ -175,7 +169,7 @@ def test_a_controlled_creature_drops_on_a_hero_who_fails_to_shake_it_off():
     dex = check.modifiers[0].requires[0].min
     state, hero, piece = surprise_setup(dexterity=dex - 1)
     head = drop(state, piece)
-    assert head is not None and head["fn"] == "shake-off" and head["seat"] == hero.seat
+    assert isinstance(head, ShakeOff) and head.seat == hero.seat
     assert piece.pos == hero.pos
     before = hero.hp
     state.apply(Action.of("roll", value=min(check.success) - 1))
@@ -211,7 +205,7 @@ def test_a_controlled_bandit_shoots_from_where_it_stands():
         if controlled:
             control(state, piece, bandit)
         before = hero.hp
-        monster_act(state, {"uid": piece.uid}, None)
+        monster_act(state, MonsterAct(uid=piece.uid), None)
         if controlled:
             assert piece.pos == start
             assert hero.hp == before - bandit.controlled.ranged

@@ -6,10 +6,10 @@ from __future__ import annotations
 from engine_support import arena, canonical_plain, set_stat
 
 from engine.core.api import Action
-from engine.games.catacombs.board import place, slot_key
+from engine.games.catacombs.board import place, slot_key, tile_laid
 from engine.games.catacombs.data import from_plain
 from engine.games.catacombs.exploration import event_card
-from engine.games.catacombs.movement import tile_laid
+from engine.games.catacombs.steps import EventCard, EventOffer
 from engine.games.catacombs.turn import begin_turn
 
 DATA = from_plain(canonical_plain())
@@ -42,7 +42,7 @@ def test_a_tile_event_hits_every_hero_on_the_tile_and_no_one_else() -> None:
         hero.pos = state.heroes[0].pos
         hero.hp = hero.max_hp = 10
     _apart(state)
-    event_card(state, {"seat": 0}, card.id)
+    event_card(state, EventCard(pool="event", seat=0), card.id)
     hp = [h.hp for h in state.heroes]
     assert hp == [10 + card.outcome.health, 10, 10 + card.outcome.health]
 
@@ -58,11 +58,11 @@ def test_a_priced_reward_is_offered_to_each_hero_who_qualifies() -> None:
                                (unread, need.min - 1, card.cost_treasures)):
         set_stat(state, hero, need.stat, value)
         hero.treasures = money
-    event_card(state, {"seat": 0}, card.id)
+    event_card(state, EventCard(pool="event", seat=0), card.id)
     state._flush_front()
     state.refresh()
-    offers = [t for t in state.queue if t["fn"] == "event-offer"]
-    assert [t["seat"] for t in offers] == [rich.seat]
+    offers = [t for t in state.queue if isinstance(t, EventOffer)]
+    assert [t.seat for t in offers] == [rich.seat]
     assert state.legal_actions() == [Action.of("event-offer", take=True),
                                      Action.of("event-offer", take=False)]
     before = rich.secret_knowledge
@@ -80,7 +80,7 @@ def test_declining_the_offer_costs_and_gives_nothing() -> None:
     set_stat(state, hero, need.stat, need.min)
     hero.treasures = card.cost_treasures
     before = hero.secret_knowledge
-    event_card(state, {"seat": 0}, card.id)
+    event_card(state, EventCard(pool="event", seat=0), card.id)
     state._flush_front()
     state.refresh()
     state.apply(Action.of("event-offer", take=False))
@@ -106,7 +106,7 @@ def test_a_flood_drowns_those_who_stay_once_the_water_is_up() -> None:
     hero, other = state.heroes
     hero.hp = hero.max_hp = other.hp = other.max_hp = 10
     other.pos = (*list(state.tiles.values())[1].slot, *list(state.tiles.values())[1].center())
-    event_card(state, {"seat": 0}, card.id)
+    event_card(state, EventCard(pool="event", seat=0), card.id)
     hp_after_event = hero.hp
     flood_round = state.round + card.flood_after
     state.round = flood_round - 1
@@ -127,7 +127,7 @@ def test_with_no_ceiling_hatch_leading_out_the_water_drains_away() -> None:
     card = next(c for c in DATA.cards.values() if c.flood_after)
     state = arena(DATA, players=1)
     hero = state.heroes[0]
-    event_card(state, {"seat": 0}, card.id)
+    event_card(state, EventCard(pool="event", seat=0), card.id)
     assert state.floods == {}
     state.round += card.flood_after
     hp = hero.hp
@@ -144,7 +144,7 @@ def test_the_heuristic_bot_climbs_out_of_a_flooding_labyrinth() -> None:
     hero = state.heroes[0]
     mine = next(iter(state.tiles.values()))
     hero.pos = (*mine.slot, *mine.center())
-    event_card(state, {"seat": 0}, card.id)
+    event_card(state, EventCard(pool="event", seat=0), card.id)
     state.seat, state.actions_left = hero.seat, 2
     state.refresh()
     assert HeuristicBot(1).choose(state).kind == "climb"

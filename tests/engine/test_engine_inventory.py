@@ -11,8 +11,10 @@ from engine_support import arena, canonical_plain
 from engine.core.api import Action
 from engine.games.catacombs import CatacombsGame
 from engine.games.catacombs.data import from_plain
-from engine.games.catacombs.inventory import arrangement, hands_of, room_for, take, worn_items
+from engine.games.catacombs.equipment import hands_of
+from engine.games.catacombs.inventory import room_for, take
 from engine.games.catacombs.state import CatacombsState
+from engine.games.catacombs.steps import Shop, Station, TradeOffer
 
 PLAIN = canonical_plain()
 DATA = from_plain(PLAIN)
@@ -54,15 +56,15 @@ def with_backpack(compartments: int):
 # ----- worn or packed ---------------------------------------------------------------------------
 def test_a_character_has_the_rifles_two_hands():
     state = arena(DATA)
-    assert hands_of(state) == DATA.items["rifle"].hands == 2
+    assert hands_of(state.data) == DATA.items["rifle"].hands == 2
 
 
 def test_starting_items_go_on_when_they_fit_else_into_the_backpack():
     state = game_with(["oligarch", "journalist"])
     oligarch, journalist = state.heroes
-    assert worn_items(state, oligarch) == ("pistol",)
+    assert state.worn(oligarch) == ("pistol",)
     # the energy drink has neither a slot nor hands: packed, its speed bonus does not count
-    assert arrangement(state, journalist).packed == ("energy-drink",)
+    assert state.arrangement(journalist).packed == ("energy-drink",)
     base = DATA.characters["journalist"].stats["speed"]
     assert state.stat(journalist, "speed") == base
 
@@ -71,13 +73,13 @@ def test_a_rifle_does_not_fit_beside_a_pistol_and_wearing_it_packs_the_pistol():
     state = arena(DATA)
     hero = state.heroes[0]
     carrying(state, hero, ["pistol", "rifle"])
-    assert arrangement(state, hero).worn == ("pistol",)
-    assert arrangement(state, hero).packed == ("rifle",)
+    assert state.arrangement(hero).worn == ("pistol",)
+    assert state.arrangement(hero).packed == ("rifle",)
     on_turn(state, hero)
     assert Action.of("wear", item="rifle") in state.legal_actions()
     state.apply(Action.of("wear", item="rifle"))
-    assert arrangement(state, hero).worn == ("rifle",)
-    assert arrangement(state, hero).packed == ("pistol",)
+    assert state.arrangement(hero).worn == ("rifle",)
+    assert state.arrangement(hero).packed == ("pistol",)
     assert state.actions_left == 1
 
 
@@ -100,7 +102,7 @@ def test_only_one_of_identical_accessories_is_worn():
     luck = DATA.characters[hero.character].stats["luck"]
     carrying(state, hero, ["ring-of-fortune", "ring-of-fortune"])
     assert state.stat(hero, "luck") == luck + DATA.items["ring-of-fortune"].stats["luck"]
-    assert arrangement(state, hero).packed == ("ring-of-fortune",)
+    assert state.arrangement(hero).packed == ("ring-of-fortune",)
 
 
 def test_packing_a_worn_item_costs_an_action_and_drops_its_bonus():
@@ -121,11 +123,11 @@ def test_held_weapons_stay_within_the_weapon_limit():
     journalist = state.heroes[0]
     assert DATA.characters["journalist"].weapon_limit == 1
     carrying(state, journalist, ["knife", "pistol"])
-    assert arrangement(state, journalist).worn == ("knife",)
+    assert state.arrangement(journalist).worn == ("knife",)
     oligarch = state.heroes[1]
     assert DATA.characters["oligarch"].weapon_limit == 2
     carrying(state, oligarch, ["knife", "pistol"])
-    assert arrangement(state, oligarch).worn == ("knife", "pistol")
+    assert state.arrangement(oligarch).worn == ("knife", "pistol")
 
 
 def test_no_re_arranging_on_the_first_turn():
@@ -147,8 +149,8 @@ def test_a_full_backpack_refuses_what_cannot_be_worn():
     state = arena(data)
     hero = state.heroes[0]
     carrying(state, hero, ["pistol", "torch", "rifle"])
-    assert arrangement(state, hero).packed == ("rifle",)
-    assert arrangement(state, hero).used == arrangement(state, hero).room == 2
+    assert state.arrangement(hero).packed == ("rifle",)
+    assert state.arrangement(hero).used == state.arrangement(hero).room == 2
     assert not room_for(state, hero, "lantern")  # no free hand, no compartment
     assert room_for(state, hero, "pith-helmet")  # the head is free
     on_turn(state, hero)
@@ -161,7 +163,7 @@ def test_the_shop_offers_no_item_without_room_for_it():
     state = game_with(["oligarch", "boy"], data)
     while state.is_chance_node:
         state.apply(state.sample_chance())
-    assert state.queue[0]["fn"] == "shop" and state.queue[0]["seat"] == 0
+    assert state.queue[0] == Shop(seat=0)
     oligarch = state.heroes[0]
     carrying(state, oligarch, ["pistol", "torch", "rifle"])
     state.pools["counter"]["lantern"] = 1
@@ -180,13 +182,13 @@ def test_a_bought_item_goes_on_or_into_the_backpack():
     before = oligarch.banknotes
     state.apply(Action.of("buy", item="rifle"))
     assert oligarch.banknotes == before - DATA.items["rifle"].price
-    assert arrangement(state, oligarch).worn == ("pistol",)
-    assert arrangement(state, oligarch).packed == ("rifle",)
+    assert state.arrangement(oligarch).worn == ("pistol",)
+    assert state.arrangement(oligarch).packed == ("rifle",)
 
 
 # ----- at the station ---------------------------------------------------------------------------
 def to_the_station(state):
-    while not (state.queue and state.queue[0]["fn"] == "station"):
+    while not (state.queue and isinstance(state.queue[0], Station)):
         if state.is_chance_node:
             state.apply(state.sample_chance())
         else:
@@ -200,17 +202,17 @@ def test_at_the_station_re_arranging_is_free_and_one_offer_ends_the_turn_there()
     assert state.current_player == 0
     carrying(state, oligarch, ["pistol", "rifle"])
     state.apply(Action.of("wear", item="rifle"))
-    assert worn_items(state, oligarch) == ("rifle",)
-    assert state.queue[0]["fn"] == "station" and state.current_player == 0
+    assert state.worn(oligarch) == ("rifle",)
+    assert isinstance(state.queue[0], Station) and state.current_player == 0
     offer = Action.of("offer", deal="give", item="pistol", to=1)
     assert offer in state.legal_actions()
     state.apply(offer)
-    assert state.queue[0]["fn"] == "trade-offer" and state.current_player == 1
+    assert isinstance(state.queue[0], TradeOffer) and state.current_player == 1
     state.apply(Action.of("answer", accept=True))
     assert oligarch.items == ["rifle"]
     assert "pistol" in cultist.items
     # the oligarch's time at the station is over: the cultist's own turn there comes next
-    assert state.queue[0]["fn"] == "station" and state.current_player == 1
+    assert isinstance(state.queue[0], Station) and state.current_player == 1
 
 
 # ----- trading in the catacombs -----------------------------------------------------------------
@@ -254,7 +256,7 @@ def test_a_swap_exchanges_the_two_items():
     state.apply(Action.of("offer", deal="swap", item="pistol", to=b.seat, take="torch"))
     state.apply(Action.of("answer", accept=True))
     assert a.items == ["torch"] and b.items == ["pistol"]
-    assert worn_items(state, a) == ("torch",) and worn_items(state, b) == ("pistol",)
+    assert state.worn(a) == ("torch",) and state.worn(b) == ("pistol",)
 
 
 def test_no_sale_to_a_hero_without_the_price_nor_to_one_on_another_tile():
@@ -276,7 +278,7 @@ def test_packing_choices_survive_a_round_trip():
     again = CatacombsState.from_dict(DATA, raw)
     assert again == state
     assert again.heroes[0].packed == ["work-gloves"]
-    assert worn_items(again, again.heroes[0]) == ("pistol",)
+    assert again.worn(again.heroes[0]) == ("pistol",)
 
 
 def test_a_packing_choice_for_an_item_used_up_elsewhere_does_not_pack_a_new_copy():
@@ -286,7 +288,7 @@ def test_a_packing_choice_for_an_item_used_up_elsewhere_does_not_pack_a_new_copy
     hero.items.remove("torch")  # e.g. dropped with a dead hero's belongings
     take(state, hero, "torch")
     assert hero.packed == []
-    assert worn_items(state, hero) == ("pistol", "torch")
+    assert state.worn(hero) == ("pistol", "torch")
 
 
 def test_the_counter_sells_for_banknotes_only():

@@ -68,15 +68,15 @@ def test_tiny_model_plays_to_the_end(players, seed):
 @given(seed=st.integers(0, 2**32))
 def test_cached_path_data_matches_a_fresh_state(seed):
     """Incrementally kept caches (step graph, frontier, blocked cells) equal fresh builds."""
-    from engine.games.catacombs.bots import HeuristicBot
-    from engine.games.catacombs.movement import (
+    from engine.games.catacombs.board import (
         blocked_cells,
         frontier,
         squeeze_sides,
         steps_graph,
-        stopping_traps,
         visited_slots,
     )
+    from engine.games.catacombs.bots import HeuristicBot
+    from engine.games.catacombs.reach import stopping_traps
 
     state = CatacombsGame.from_model(CANONICAL).new_initial_state(3, seed, {"max_rounds": 12})
     bots = [HeuristicBot(seed + i) for i in range(3)]
@@ -85,7 +85,7 @@ def test_cached_path_data_matches_a_fresh_state(seed):
             break
         if step % 25 == 0 and state.tiles:
             fresh = state.clone()
-            from engine.games.catacombs.monsters import crawl_graph
+            from engine.games.catacombs.pathfinding import crawl_graph
 
             crawl_graph(state).get(state.heroes[0].pos)
             for fn in (
@@ -95,10 +95,11 @@ def test_cached_path_data_matches_a_fresh_state(seed):
             for placed in state.tiles.values():
                 assert state.tile_of((*placed.slot, 0, 0)) is placed
             assert crawl_graph(state).materialize() == crawl_graph(fresh).materialize()
-            from engine.games.catacombs.monsters import _near, _near_cells
+            from engine.games.catacombs.board import next_to
+            from engine.games.catacombs.pathfinding import near_cells
 
             goals = {h.pos for h in state.heroes if h.active}
-            brute = {p for p in steps_graph(state) if _near(state, p, goals)}
-            assert _near_cells(state, goals) & set(steps_graph(state)) == brute
+            brute = {p for p in steps_graph(state) if next_to(state, p, goals)}
+            assert near_cells(state, goals) & set(steps_graph(state)) == brute
         state.apply(state.sample_chance() if state.is_chance_node
                     else bots[state.current_player].choose(state))

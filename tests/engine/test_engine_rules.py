@@ -11,7 +11,8 @@ from engine_support import canonical_plain, set_stat
 from engine.games.catacombs import CatacombsGame
 from engine.games.catacombs.checks_util import may_try, passes
 from engine.games.catacombs.data import from_plain
-from engine.games.catacombs.monsters import _effect, _enter, ghost_resist, spawn
+from engine.games.catacombs.monsters import enter, ghost_resist, spawn
+from engine.games.catacombs.pathfinding import obstacle_effect
 from engine.games.catacombs.sarcophagi import resolve, sarcophagus_roll, sarcophagus_table
 from engine.games.catacombs.search import (
     attention_add,
@@ -21,9 +22,17 @@ from engine.games.catacombs.search import (
 )
 from engine.games.catacombs.setup import monster_pool
 from engine.games.catacombs.state import Piece
+from engine.games.catacombs.steps import (
+    Acid,
+    GhostResist,
+    MonsterAct,
+    SarcophagusRoll,
+    TreasureRoll,
+)
 
 PLAIN = canonical_plain()
 DATA = from_plain(PLAIN)
+RULE_ENTITIES = {e["id"]: e for e in PLAIN["entities"] if e["kind"] == "rule"}
 STATS = ("speed", "strength", "dexterity", "knowledge", "luck", "communication", "attention")
 
 
@@ -140,7 +149,8 @@ def test_resist_result_band(check_id, band):
     set_stat(state, hero, "luck", 0)
     ghost = spawn(state, "ghost", hero.pos, awake=True)
     lost = hero.turns_lost
-    ghost_resist(state, {"seat": hero.seat, "uid": ghost.uid, "check": check_id}, band.roll.low)
+    step = GhostResist(dice="d6", seat=hero.seat, uid=ghost.uid, check=check_id)
+    ghost_resist(state, step, band.roll.low)
     assert hero.turns_lost - lost == band.outcome.turns_lost
     assert any(band.result in e for e in state.events[-3:])
 
@@ -166,8 +176,9 @@ def test_table_row(table_id, index):
         die = table.dice.low
         bonus = row.roll.low - die
         before = hero.treasures
-        treasure_roll(state, {"seat": hero.seat, "table": table_id, "bonus": bonus,
-                              "why": "test"}, die)
+        step = TreasureRoll(dice=str(table.dice), seat=hero.seat, table=table_id, bonus=bonus,
+                            why="test")
+        treasure_roll(state, step, die)
         assert hero.treasures - before == row.reward.treasures
         return
     tile = state.tile_of(hero.pos)
@@ -179,7 +190,7 @@ def test_table_row(table_id, index):
         assert feature["state"] == "lair-spent" and len(state.pieces) == pieces + 1
         assert state.pieces[-1].monster == row.monster
     elif row.outcome == "treasure":
-        assert feature["state"] == "looted" and state._front[-1]["fn"].startswith("treasure")
+        assert feature["state"] == "looted" and state._front[-1].fn.startswith("treasure")
     else:
         assert feature["state"] == "empty"
 
@@ -208,8 +219,9 @@ def test_table_modifier_step(table_id, mod_id, step):
         assert jackpot_faces(state, hero, table) != step.success
     elif mod.effect == "reroll-pick-best":
         worst = next(r for r in table.rows if r.outcome == "monster").roll.low
-        sarcophagus_roll(state, {"seat": hero.seat, "uid": "none", "first": None}, worst)
-        assert state._front and state._front[-1]["fn"] == "sarcophagus-roll"
+        step = SarcophagusRoll(dice=str(table.dice), seat=hero.seat, uid="none", first=None)
+        sarcophagus_roll(state, step, worst)
+        assert state._front and isinstance(state._front[-1], SarcophagusRoll)
         assert sarcophagus_table(state) is table
     elif mod.effect == "seal":
         monster_row = next(r for r in table.rows if r.outcome == "monster")
@@ -245,9 +257,9 @@ def _piece_for(who: str) -> Piece:
 def test_matrix_cell(who, obstacle, cell):
     state = arena()
     piece = _piece_for(who)
-    assert _effect(state, piece, obstacle, 1) == cell.effect
+    assert obstacle_effect(state, piece, obstacle, 1) == cell.effect
     if cell.max_width is not None:
-        assert _effect(state, piece, obstacle, cell.max_width + 1) == "blocked"
+        assert obstacle_effect(state, piece, obstacle, cell.max_width + 1) == "blocked"
     if obstacle in DATA.traps:
         tile = state.tile_of(state.heroes[0].pos)
         c, r = next((c, r) for c, r in tile.floor_cells())
@@ -256,7 +268,7 @@ def test_matrix_cell(who, obstacle, cell):
         pos = (tile.slot[0], tile.slot[1], c, r)
         piece.pos = (tile.slot[0], tile.slot[1], c, r)
         state.pieces.append(piece)
-        moved_on = _enter(state, piece, pos, pos, None)
+        moved_on = enter(state, piece, pos, pos, None)
         if cell.effect == "dies":
             assert not piece.alive and not moved_on
         elif cell.effect == "held":
@@ -365,7 +377,7 @@ def _line_state(trap_id: str):
 
 @pytest.mark.parametrize(("trap_id", "field"), list(trap_cases()))
 def test_open_trap_number(trap_id, field):
-    from engine.games.catacombs.movement import reachable
+    from engine.games.catacombs.reach import reachable
     from engine.games.catacombs.traps import run_into, trap_actions
 
     trap = DATA.traps[trap_id]
@@ -413,7 +425,8 @@ def test_monster_stat(monster_id, field):
     from engine.core.api import Action
     from engine.games.catacombs.combat import do_attack
     from engine.games.catacombs.data import Span
-    from engine.games.catacombs.monsters import acid, attack, monster_act
+    from engine.games.catacombs.monster_phase import monster_act
+    from engine.games.catacombs.monsters import acid, attack
 
     monster = DATA.monsters[monster_id]
     state, hero, tile, row = _line_state("web")
@@ -426,7 +439,7 @@ def test_monster_stat(monster_id, field):
     far = (*tile.slot, tile.cols - 1, row)
     if field == "speed":
         piece = spawn(state, monster_id, far, awake=True)
-        monster_act(state, {"uid": piece.uid}, None)
+        monster_act(state, MonsterAct(uid=piece.uid), None)
         assert tile.cols - 1 - piece.pos[2] == min(monster.stats.speed, tile.cols - 2)
     elif field.startswith("health_by_players"):
         span = Span.parse(field.split(".", 1)[1])
@@ -444,7 +457,7 @@ def test_monster_stat(monster_id, field):
         assert not piece.alive
     elif field == "acid":
         spawn(state, monster_id, hero.pos, awake=True)
-        acid(state, {}, None)
+        acid(state, Acid(), None)
         assert hero.hp == 50 - monster.stats.acid
     else:
         piece = spawn(state, monster_id, far if field == "ranged" else hero.pos, awake=True)
@@ -461,8 +474,8 @@ RULE_KEYS = ("actions", "common_per_character", "magic_per_character", "same_acc
 
 
 def rule_number_cases():
-    for rid in sorted(DATA.rules):
-        raw = DATA.rules[rid].raw
+    for rid in sorted(RULE_ENTITIES):
+        raw = RULE_ENTITIES[rid]
         for key in RULE_KEYS:
             if isinstance(raw.get(key), int):
                 yield pytest.param(rid, key, id=f"{rid}.{key}")
@@ -471,14 +484,40 @@ def rule_number_cases():
                 yield pytest.param(rid, f"scale.{key}", id=f"{rid}.scale.{key}")
 
 
+def test_rule_entities_are_typed_from_the_content():
+    """Every value a rule entity gives reaches the engine as a typed field; absent ones are
+    None (or empty), so a lookup can tell "not given" from zero."""
+    from dataclasses import fields
+
+    from engine.games.catacombs.data import RuleEntry, Scale
+
+    for rid, raw in RULE_ENTITIES.items():
+        entry = DATA.rules[rid]
+        assert entry.phase == raw.get("phase", "turn")
+        for f in fields(RuleEntry):
+            if f.name in ("id", "phase", "scale"):
+                continue
+            value = getattr(entry, f.name)
+            if f.name not in raw:
+                assert value in (None, ()), (rid, f.name)
+            else:
+                assert value == (tuple(raw[f.name]) if isinstance(value, tuple) else raw[f.name])
+        if "scale" in raw:
+            assert entry.scale == Scale(**raw["scale"])
+        else:
+            assert entry.scale is None
+    assert DATA.scale == next(DATA.rules[r].scale for r in sorted(DATA.rules)
+                              if DATA.rules[r].scale is not None)
+
+
 @pytest.mark.parametrize(("rule_id", "key"), list(rule_number_cases()))
 def test_rule_number(rule_id, key):
     """Each number of a rule entity changes what the engine does."""
     from engine.games.catacombs import relationships as rel
-    from engine.games.catacombs.crevices import friendly_level
+    from engine.games.catacombs.relationships import friendly_level
     from engine.games.catacombs.turn import actions_per_turn, first_turn_actions
 
-    raw = DATA.rules[rule_id].raw
+    raw = RULE_ENTITIES[rule_id]
     state = arena(players=2)
     a, b = state.heroes
     if key.startswith("scale."):

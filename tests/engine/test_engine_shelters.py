@@ -76,7 +76,7 @@ def test_the_surprise_bonus_adds_to_an_attack_roll():
     misses = [v for v in range(1, top + 1) if v not in check.success]
     near_miss = next(v for v in reversed(misses) if min(v + SURPRISE, top) in check.success)
     state.apply(Action.of("attack", target=piece.uid, ranged=False))
-    assert state.is_chance_node and state.queue[0]["surprise"] == SURPRISE
+    assert state.is_chance_node and state.queue[0].surprise == SURPRISE
     state.apply(Action.of("roll", value=near_miss))
     print("die", near_miss, "hits with the surprise bonus:", not piece.alive)
     assert not piece.alive
@@ -188,7 +188,7 @@ def test_the_intrigue_opens_a_door_with_a_monster_and_the_monster_comes_out():
     assert monster_door["open"] and monster_door["sprung"]
     assert not empty_door.get("open")
     assert card not in hero.spells
-    assert state.is_chance_node and state.queue[0]["pool"] == "monster"
+    assert state.is_chance_node and state.queue[0].pool == "monster"
     state.apply(state.sample_chance())
     door_cell = (hero.pos[0], hero.pos[1], *cells[0])
     newcomer = state.pieces[before:]

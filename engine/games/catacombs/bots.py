@@ -6,10 +6,20 @@ from collections import deque
 
 from engine.core.api import Action
 from engine.core.rng import Rng
-from engine.games.catacombs.board import Pos, laid
-from engine.games.catacombs.exploration import tiles_left
-from engine.games.catacombs.movement import frontier, parse_pos, steps_graph
+from engine.games.catacombs.board import (
+    Pos,
+    frontier,
+    laid,
+    neighbour_slot,
+    parse_pos,
+    place,
+    steps_graph,
+)
+from engine.games.catacombs.checks_util import may_try
+from engine.games.catacombs.crevices import crevice_feature, jump_length, jump_needed
+from engine.games.catacombs.labyrinths import ceiling_for, floor_for, tiles_left
 from engine.games.catacombs.state import CatacombsState, Hero
+from engine.games.catacombs.steps import Decide, RewardChoice, RotateTile, Shop, TeamChoice
 from engine.games.catacombs.turn import flooding
 
 LOOT_FEATURES = ("cache", "statue", "sarcophagus")
@@ -26,7 +36,7 @@ class HeuristicBot:
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
-        if state.queue and state.queue[0]["t"] == "decide":
+        if state.queue and isinstance(state.queue[0], Decide):
             return self._decide(state, actions)
         hero = state.heroes[state.current_player]
         dist = self._goal_distances(state, hero)
@@ -55,15 +65,15 @@ class HeuristicBot:
     # ----- decisions ------------------------------------------------------------------------
     def _decide(self, state: CatacombsState, actions: list[Action]) -> Action:
         head = state.queue[0]
-        if head["fn"] == "rotate-tile":
+        if isinstance(head, RotateTile):
             return max(actions, key=lambda a: (_open_exits(state, head, a), -a.get("turns")))
-        if head["fn"] == "reward":
-            monster = state.data.monsters[head["monster"]]
-            rewards = monster.controlled_rewards if head.get("controlled") else monster.rewards
+        if isinstance(head, RewardChoice):
+            monster = state.data.monsters[head.monster]
+            rewards = monster.controlled_rewards if head.controlled else monster.rewards
             return max(actions, key=lambda a: rewards[a.get("option")].value())
-        if head["fn"] == "shop":
+        if isinstance(head, Shop):
             return _shop_pick(state, head, actions)
-        if head["fn"] == "team":
+        if isinstance(head, TeamChoice):
             return actions[0]
         return actions[0]
 
@@ -154,8 +164,6 @@ def _step_score(
 
 
 def _descend_score(state: CatacombsState, hero: Hero, a: Action, dist: dict[Pos, int]) -> float:
-    from engine.games.catacombs.labyrinths import ceiling_for
-
     via = next(f for f in state.tile_of(hero.pos).features if f["uid"] == a.get("via"))
     below = ceiling_for(state, via.get("mark")) if via.get("mark") else None
     if below is not None:
@@ -168,10 +176,8 @@ def _bridge_score(state: CatacombsState, hero: Hero, a: Action) -> float:
 
 
 def _sure_jump(state: CatacombsState, hero: Hero, a: Action) -> bool:
-    from engine.games.catacombs.crevices import _feature, jump_length, jump_needed
-
     check = state.data.check("crevice-horizontal", "jump")
-    feature = _feature(state, hero, a.get("crevice"))
+    feature = crevice_feature(state, hero, a.get("crevice"))
     if feature.get("depth") == "water":
         return True
     return check is not None and jump_length(state, hero, check) >= jump_needed(check, feature)
@@ -188,7 +194,7 @@ def _statue_score(state: CatacombsState, hero: Hero, a: Action) -> float:
     return 44 if hero.hp > 2 else 10
 
 
-def _shop_pick(state: CatacombsState, head: dict, actions: list[Action]) -> Action:
+def _shop_pick(state: CatacombsState, head: Shop, actions: list[Action]) -> Action:
     actions = [a for a in actions if a.kind != "borrow"]
 
     def worth(a: Action) -> tuple:
@@ -207,12 +213,10 @@ def _shop_pick(state: CatacombsState, head: dict, actions: list[Action]) -> Acti
     return best if worth(best)[0] > 0 else Action.of("done")
 
 
-def _open_exits(state: CatacombsState, head: dict, a: Action) -> int:
-    from engine.games.catacombs.board import neighbour_slot, place
-
-    tile = state.data.tiles[head["tile"]]
-    placed = place(tile, tuple(head["slot"]), a.get("turns"))
-    slot = tuple(head["slot"])
+def _open_exits(state: CatacombsState, head: RotateTile, a: Action) -> int:
+    tile = state.data.tiles[head.tile]
+    placed = place(tile, head.slot, a.get("turns"))
+    slot = head.slot
     return sum(
         1
         for side, cells in placed.exits.items()
@@ -304,8 +308,6 @@ def _reachable_goal(state: CatacombsState, hero: Hero, goals: list[Pos]) -> bool
 
 def _links(state: CatacombsState) -> list[tuple[Pos, Pos]]:
     """Known one-way passages between labyrinths: (from, to) for climbs and known descents."""
-    from engine.games.catacombs.labyrinths import ceiling_for, floor_for
-
     out = []
     for tx, ty, tile in laid(state.tiles):
         for f in tile.features:
@@ -330,8 +332,6 @@ def _worth_visiting(state: CatacombsState, hero: Hero, f: dict) -> bool:
     if kind == "statue":
         if f.get("moved"):
             return False
-        from engine.games.catacombs.checks_util import may_try
-
         keeper = state.data.characters[hero.character].relic_keeper
         study = state.data.check("statue", "study")
         return not keeper or (f["uid"] not in hero.studied and may_try(state, hero, study))
@@ -341,9 +341,6 @@ def _worth_visiting(state: CatacombsState, hero: Hero, f: dict) -> bool:
 def _stuck_cells(state: CatacombsState, hero: Hero) -> tuple[set[Pos], list[tuple[Pos, Pos]]]:
     """Cells this hero cannot walk onto (locked doors it cannot force, crevices, jump-only
     traps) and the jumps or swims over them it can surely make: (from, to) pairs."""
-    from engine.games.catacombs.checks_util import may_try
-    from engine.games.catacombs.crevices import jump_length, jump_needed
-
     force = may_try(state, hero, state.data.check("locked-door", "force"))
     jump = state.data.check("crevice-horizontal", "jump")
     speed = state.stat(hero, "speed")

@@ -1,4 +1,5 @@
-"""Resolving content checks: who may try, the success faces with modifiers, the outcomes."""
+"""Resolving content checks: who may try, the success faces with modifiers, the outcomes (health,
+poison, lost turns, speed, death, and how the relic keepers take it)."""
 
 from __future__ import annotations
 
@@ -68,9 +69,24 @@ def apply_outcome(state: CatacombsState, hero: Hero, outcome: Outcome, cause: st
     if outcome.speed_set is not None:
         hero.speed_set = outcome.speed_set
     if outcome.relic_keepers:
-        from engine.games.catacombs.relationships import relic_keepers_react
-
         relic_keepers_react(state, hero, outcome.relic_keepers)
+
+
+@rule("statues.keepers-antipathy", "statues.keepers-sympathy")
+def relic_keepers_react(state: CatacombsState, hero: Hero, delta: int) -> None:
+    """Every relic keeper in play (not of a rival team) changes its slider with the hero."""
+    for other in state.heroes:
+        if other.seat == hero.seat or not other.alive or not other.character:
+            continue
+        if not state.data.characters[other.character].relic_keeper:
+            continue
+        if hero.team and other.team and hero.team != other.team:
+            continue
+        state.set_relation(hero.seat, other.seat, state.relation(hero.seat, other.seat) + delta)
+        state.log(
+            f"{other.character} now feels {state.relation(hero.seat, other.seat)} "
+            f"towards {hero.character}"
+        )
 
 
 @rule("engine.poison")

@@ -4,11 +4,14 @@ the demon, buying off and hiring bandits, rewards."""
 from __future__ import annotations
 
 from engine.core.api import Action
+from engine.games.catacombs.board import adjacent_tile, next_to
 from engine.games.catacombs.checks_util import may_try, passes
-from engine.games.catacombs.monsters import _adjacent_tile, _near, kill_piece
+from engine.games.catacombs.monsters import kill_piece
 from engine.games.catacombs.registry import actions_of, handles, options, rule, task
+from engine.games.catacombs.setup import mercenaries
 from engine.games.catacombs.shelters import blocked, blocking_pieces, surprise_bonus
 from engine.games.catacombs.state import CatacombsState, Hero, Piece
+from engine.games.catacombs.steps import AttackRoll, ReceiveCard, RewardChoice
 
 
 @rule("engine.mercenaries")
@@ -16,10 +19,8 @@ def weapons(state: CatacombsState, hero: Hero) -> tuple[int, int]:
     """Best melee bonus and best ranged damage among the items the hero holds or wears (packed
     weapons do not fight); hired mercenaries add their damage (melee ones to the blow, ranged
     ones as a shot)."""
-    from engine.games.catacombs.inventory import worn_items
-
     melee = ranged = 0
-    for item_id in worn_items(state, hero):
+    for item_id in state.worn(hero):
         item = state.data.items.get(item_id)
         if item is not None:
             melee = max(melee, item.melee)
@@ -57,7 +58,7 @@ def _awake_near(state: CatacombsState, hero: Hero) -> list[tuple[Piece, bool]]:
     _, ranged = weapons(state, hero)
     out = []
     for piece in awake:
-        if _near(state, piece.pos, {hero.pos}):
+        if next_to(state, piece.pos, {hero.pos}):
             out.append((piece, False))
         elif ranged and piece.pos[:2] == hero.pos[:2]:
             out.append((piece, True))
@@ -87,7 +88,7 @@ def combat_actions(state: CatacombsState, hero: Hero) -> list[Action]:
         if not piece.on_map or not magic:
             continue
         monster = state.data.monsters[piece.monster]
-        close = piece.pos[:2] == hero.pos[:2] or _adjacent_tile(piece.pos, hero.pos)
+        close = piece.pos[:2] == hero.pos[:2] or adjacent_tile(piece.pos, hero.pos)
         if not close or not monster.killed_by:
             continue
         if piece.hp is None:
@@ -141,15 +142,8 @@ def do_attack(state: CatacombsState, hero: Hero, action: Action) -> int:
     surprise = _come_out_attacking(state, hero, piece)
     check = _venomous_check(state, piece, ranged, armed=melee_bonus > 0)
     if check is not None and check.dice is not None:
-        state.push(
-            "roll",
-            "attack-roll",
-            dice=str(check.dice),
-            seat=hero.seat,
-            target=piece.uid,
-            check=check.id,
-            surprise=surprise,
-        )
+        state.push(AttackRoll(dice=str(check.dice), seat=hero.seat, target=piece.uid,
+                              check=check.id, surprise=surprise))
         return 1
     damage = ranged_damage if ranged else state.stat(hero, "strength") + melee_bonus
     damage += surprise
@@ -171,13 +165,13 @@ def _come_out_attacking(state: CatacombsState, hero: Hero, piece: Piece) -> int:
     return bonus
 
 
-@task("attack-roll")
-def attack_roll(state: CatacombsState, t: dict, value: int) -> None:
-    hero = state.heroes[t["seat"]]
-    piece = next((p for p in state.pieces if p.uid == t["target"] and p.alive), None)
+@task(AttackRoll)
+def attack_roll(state: CatacombsState, t: AttackRoll, value: int) -> None:
+    hero = state.heroes[t.seat]
+    piece = next((p for p in state.pieces if p.uid == t.target and p.alive), None)
     if piece is None:
         return
-    if passes(state, hero, state.data.checks[t["check"]], value + t.get("surprise", 0)):
+    if passes(state, hero, state.data.checks[t.check], value + t.surprise):
         kill_piece(state, piece, hero, f"slain by {hero.character}")
     else:
         state.log(f"{hero.character} misses the {piece.species or piece.monster} ({value})")
@@ -215,8 +209,6 @@ def _spend_magic(state: CatacombsState, hero: Hero) -> None:
 def do_bargain(state: CatacombsState, hero: Hero, action: Action) -> int:
     """Communication 4+ buys a bandit off with treasures; 5+ hires it: the bandit leaves and
     the hero draws a mercenary card face down (within the hire limit)."""
-    from engine.games.catacombs.setup import mercenaries
-
     piece = _target(state, action.get("target"))
     check = state.data.check(piece.monster, action.get("how"))
     hero.treasures -= check.cost_treasures
@@ -225,22 +217,22 @@ def do_bargain(state: CatacombsState, hero: Hero, action: Action) -> int:
     limit = state.data.characters[hero.character].hire_limit
     pool = state.pools.get("mercenary", {})
     if action.get("how") == "hire" and sum(pool.values()) and len(mercenaries(state, hero)) < limit:
-        state.push("draw", "receive-card", pool="mercenary", seat=hero.seat)
+        state.push(ReceiveCard(pool="mercenary", seat=hero.seat))
     return check.actions
 
 
-@options("reward")
-def reward_options(state: CatacombsState, t: dict) -> list[Action]:
-    monster = state.data.monsters[t["monster"]]
+@options(RewardChoice)
+def reward_options(state: CatacombsState, t: RewardChoice) -> list[Action]:
+    monster = state.data.monsters[t.monster]
     rewards = (
         monster.controlled_rewards
-        if t.get("controlled") and monster.controlled_rewards
+        if t.controlled and monster.controlled_rewards
         else monster.rewards
     )
     return [Action.of("reward", option=i) for i in range(len(rewards))]
 
 
-@task("reward")
+@task(RewardChoice)
 @rule(
     "zombie.rewards",
     "venomous.rewards",
@@ -249,17 +241,17 @@ def reward_options(state: CatacombsState, t: dict) -> list[Action]:
     "demon.rewards",
     "scarab.rewards",
 )
-def reward(state: CatacombsState, t: dict, action: Action) -> None:
+def reward(state: CatacombsState, t: RewardChoice, action: Action) -> None:
     """The slayer chooses one of the monster's reward bundles."""
-    hero = state.heroes[t["seat"]]
-    monster = state.data.monsters[t["monster"]]
+    hero = state.heroes[t.seat]
+    monster = state.data.monsters[t.monster]
     rewards = (
         monster.controlled_rewards
-        if t.get("controlled") and monster.controlled_rewards
+        if t.controlled and monster.controlled_rewards
         else monster.rewards
     )
     bundle = rewards[int(action.get("option"))]
-    state.gain(hero, bundle, f"killing a {t['monster']}")
+    state.gain(hero, bundle, f"killing a {t.monster}")
 
 
 @actions_of

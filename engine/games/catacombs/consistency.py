@@ -10,7 +10,10 @@ from collections import deque
 
 from engine.core.api import EngineError
 from engine.core.game import Finding
+from engine.games.catacombs import rules  # noqa: F401 - registers every rules module
+from engine.games.catacombs.bots import HeuristicBot
 from engine.games.catacombs.data import PLAYER_COUNTS, SIDES, Catacombs, Table, Threshold
+from engine.games.catacombs.setup import new_game
 
 IMPLEMENTED_ABILITIES = frozenset(
     {
@@ -238,13 +241,12 @@ def check_counts(data: Catacombs, max_players: int = 8) -> list[Finding]:
 
 def check_decks(data: Catacombs, max_players: int = 8) -> list[Finding]:
     out = []
-    shop = data.rule_with("common_per_character")
+    shop = data.shop_rule
     if shop is not None:
-        for key, deck_type in (
-            ("common_per_character", "common-item"),
-            ("magic_per_character", "magic-item"),
+        for key, per, deck_type in (
+            ("common_per_character", shop.common_per_character or 0, "common-item"),
+            ("magic_per_character", shop.magic_per_character or 0, "magic-item"),
         ):
-            per = int(shop.raw.get(key, 0))
             deck = data.deck_of_type(deck_type)
             size = sum(data.copies(c) for c in data.cards_in(deck.id)) if deck else 0
             if per * max_players > size:
@@ -448,14 +450,10 @@ def check_effects(data: Catacombs) -> list[Finding]:
 
 def smoke_run(data: Catacombs, max_players: int = 8) -> list[Finding]:
     """One seeded heuristic game per player count must end (or reach the bound) cleanly."""
-    from engine.games.catacombs.bots import HeuristicBot
-    from engine.games.catacombs.game import CatacombsGame
-
-    game = CatacombsGame(data, max_players)
     out = []
     for players in range(1, min(max_players, len(data.characters)) + 1):
         try:
-            state = game.new_initial_state(players, players, {"max_rounds": SMOKE_ROUNDS})
+            state = new_game(data, players, players, SMOKE_ROUNDS)
             bots = [HeuristicBot(players * 100 + i) for i in range(players)]
             steps = 0
             while not state.is_terminal and steps < 50_000:

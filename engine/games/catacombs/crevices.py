@@ -4,12 +4,22 @@ diving at horizontal ones, by depth."""
 from __future__ import annotations
 
 from engine.core.api import Action
-from engine.games.catacombs.board import Pos, laid, slot_key
+from engine.games.catacombs.board import (
+    Pos,
+    arrive,
+    blocked_at,
+    laid,
+    parse_pos,
+    pos_key,
+    slot_key,
+    steps_graph,
+)
 from engine.games.catacombs.checks_util import apply_outcome, may_try, passes
 from engine.games.catacombs.data import Check
-from engine.games.catacombs.movement import _blocked, parse_pos, pos_key, steps_graph
 from engine.games.catacombs.registry import actions_of, handles, rule, task
+from engine.games.catacombs.relationships import friendly_level
 from engine.games.catacombs.state import CatacombsState, Hero
+from engine.games.catacombs.steps import BridgeRoll, HelpingHand, JumpLuck
 
 
 @rule("crevices.vertical-stuck", "crevices.boy")
@@ -39,7 +49,7 @@ def _jumps(state: CatacombsState, hero: Hero) -> list[tuple[dict, Pos]]:
         for dc, dr in ((0, 1), (0, -1), (1, 0), (-1, 0)):
             if [c + dc, r + dr] in f.get("cells", []):
                 land = (tx, ty, c + 2 * dc, r + 2 * dr)
-                if tile.floor(land[2], land[3]) and not _blocked(state, land):
+                if tile.floor(land[2], land[3]) and not blocked_at(state, land):
                     out.append((f, land))
     return out
 
@@ -89,12 +99,12 @@ def crevice_actions(state: CatacombsState, hero: Hero) -> list[Action]:
 def do_jump(state: CatacombsState, hero: Hero, action: Action) -> int:
     """Width + 2 cells in one action (dexterity adds a cell); short of that, luck may roll."""
     check = state.data.check("crevice-horizontal", "jump")
-    f = _feature(state, hero, action.get("crevice"))
-    ctx = {"seat": hero.seat, "crevice": f["uid"], "to": action.get("to")}
+    f = crevice_feature(state, hero, action.get("crevice"))
     if jump_length(state, hero, check) >= jump_needed(check, f):
         land(state, hero, action.get("to"))
         return 1
-    state.push("roll", "jump-luck", dice=str(check.dice or "d6"), **ctx)
+    dice = str(check.dice or "d6")
+    state.push(JumpLuck(dice=dice, seat=hero.seat, crevice=f["uid"], to=action.get("to")))
     return 1
 
 
@@ -107,44 +117,34 @@ def do_swim(state: CatacombsState, hero: Hero, action: Action) -> int:
     return swim.actions if swim is not None else 1
 
 
-def _feature(state: CatacombsState, hero: Hero, uid: str) -> dict:
+def crevice_feature(state: CatacombsState, hero: Hero, uid: str) -> dict:
     return next(f for f in state.tile_of(hero.pos).features if f.get("uid") == uid)
 
 
 def land(state: CatacombsState, hero: Hero, to: str) -> None:
-    from engine.games.catacombs.movement import arrive
-
     hero.pos = parse_pos(to)
     state.log(f"{hero.character} gets across to {to}")
-    arrive(state, hero, None)
+    arrive(state, hero)
 
 
-@task("jump-luck")
-def jump_luck(state: CatacombsState, t: dict, value: int) -> None:
-    hero = state.heroes[t["seat"]]
+@task(JumpLuck)
+def jump_luck(state: CatacombsState, t: JumpLuck, value: int) -> None:
+    hero = state.heroes[t.seat]
     check = state.data.check("crevice-horizontal", "jump")
     if value in jump_faces(state, hero, check):
-        land(state, hero, t["to"])
+        land(state, hero, t.to)
         return
-    catch_or_fall(state, hero, t)
+    catch_or_fall(state, hero, t.crevice, t.to)
 
 
 @rule("crevices.helping-hand", "crevices.helping-hand-sure")
-def catch_or_fall(state: CatacombsState, hero: Hero, t: dict) -> None:
+def catch_or_fall(state: CatacombsState, hero: Hero, crevice: str, to: str) -> None:
     """A friend on the far side may try the helping hand; otherwise the hero falls."""
-    helper = helping_hand(state, hero, parse_pos(t["to"]))
+    helper = helping_hand(state, hero, parse_pos(to))
     if helper is None:
-        fall(state, hero, t)
+        fall(state, hero, crevice, to)
         return
-    state.push(
-        "roll",
-        "helping-hand",
-        dice="d6",
-        helper=helper.seat,
-        seat=t["seat"],
-        crevice=t["crevice"],
-        to=t["to"],
-    )
+    state.push(HelpingHand(dice="d6", helper=helper.seat, seat=hero.seat, crevice=crevice, to=to))
 
 
 def helping_hand(state: CatacombsState, hero: Hero, far: Pos) -> Hero | None:
@@ -159,36 +159,29 @@ def helping_hand(state: CatacombsState, hero: Hero, far: Pos) -> Hero | None:
     return None
 
 
-def friendly_level(state: CatacombsState) -> int:
-    entry = state.data.rule_with("scale")
-    if entry is not None:
-        return int(entry.raw["scale"].get("friendly", 1))
-    return 1
-
-
-@task("helping-hand")
-def helping_roll(state: CatacombsState, t: dict, value: int) -> None:
-    hero = state.heroes[t["seat"]]
-    helper = state.heroes[t["helper"]]
+@task(HelpingHand)
+def helping_roll(state: CatacombsState, t: HelpingHand, value: int) -> None:
+    hero = state.heroes[t.seat]
+    helper = state.heroes[t.helper]
     check = state.data.check("crevice-horizontal", "catch")
     if passes(state, helper, check, value):
         state.log(f"{helper.character} catches {hero.character}")
-        land(state, hero, t["to"])
+        land(state, hero, t.to)
         return
-    fall(state, hero, t)
+    fall(state, hero, t.crevice, t.to)
 
 
 @rule("depth.shallow", "depth.water", "depth.deadly")
-def fall(state: CatacombsState, hero: Hero, t: dict) -> None:
+def fall(state: CatacombsState, hero: Hero, crevice: str, to: str) -> None:
     """Shallow: broken leg; water: out on the far side next turn; deep and spiked: death."""
-    f = _feature(state, hero, t["crevice"])
+    f = crevice_feature(state, hero, crevice)
     depth = f.get("depth") or "deep"
     check = state.data.check(depth, "fall")
     state.log(f"{hero.character} falls into a {depth} crevice")
     if check is not None:
         apply_outcome(state, hero, check.on_success, f"fell into a {depth} crevice")
     if hero.alive:
-        hero.pos = parse_pos(t["to"])
+        hero.pos = parse_pos(to)
         if depth == "water":
             state.actions_left = 0
 
@@ -221,7 +214,7 @@ def bridge_actions(state: CatacombsState, hero: Hero) -> list[Action]:
 def do_build_bridge(state: CatacombsState, hero: Hero, action: Action) -> int:
     """One action and one junk token add a point of strength to a bridge over the crevice,
     up to the bridge token's strength."""
-    f = _feature(state, hero, action.get("crevice"))
+    f = crevice_feature(state, hero, action.get("crevice"))
     hero.junk -= 1
     f["bridge"] = f.get("bridge", 0) + 1
     state.layout_cache.pop("walk", None)
@@ -231,12 +224,8 @@ def do_build_bridge(state: CatacombsState, hero: Hero, action: Action) -> int:
 
 def bridge_cost(state: CatacombsState) -> int:
     """Actions per point of bridge strength (the rule that uses the bridge token)."""
-    bridges = {t.id for t in state.data.tokens_of("bridge")}
-    for rid in sorted(state.data.rules):
-        raw = state.data.rules[rid].raw
-        if "actions" in raw and bridges & set(raw.get("tokens", ())):
-            return int(raw["actions"])
-    return 1
+    entry = state.data.bridge_rule
+    return entry.actions if entry is not None and entry.actions is not None else 1
 
 
 @handles("cross-bridge")
@@ -244,32 +233,26 @@ def bridge_cost(state: CatacombsState) -> int:
 def do_cross_bridge(state: CatacombsState, hero: Hero, action: Action) -> int:
     """Each crossing takes a point of strength; on the last point the crosser rolls the
     bridge check (a friend may still catch a fall)."""
-    f = _feature(state, hero, action.get("crevice"))
+    f = crevice_feature(state, hero, action.get("crevice"))
     f["bridge"] -= 1
     if f["bridge"] > 0:
         land(state, hero, action.get("to"))
         return 1
     check = state.data.check("bridge", "cross")
-    state.push(
-        "roll",
-        "bridge-roll",
-        dice=str(check.dice if check and check.dice else "d6"),
-        seat=hero.seat,
-        crevice=f["uid"],
-        to=action.get("to"),
-    )
+    dice = str(check.dice if check and check.dice else "d6")
+    state.push(BridgeRoll(dice=dice, seat=hero.seat, crevice=f["uid"], to=action.get("to")))
     return 1
 
 
-@task("bridge-roll")
-def bridge_roll(state: CatacombsState, t: dict, value: int) -> None:
-    hero = state.heroes[t["seat"]]
+@task(BridgeRoll)
+def bridge_roll(state: CatacombsState, t: BridgeRoll, value: int) -> None:
+    hero = state.heroes[t.seat]
     check = state.data.check("bridge", "cross")
     state.log(f"the bridge gives way under {hero.character}")
     if check is None or passes(state, hero, check, value):
-        land(state, hero, t["to"])
+        land(state, hero, t.to)
         return
-    catch_or_fall(state, hero, t)
+    catch_or_fall(state, hero, t.crevice, t.to)
 
 
 def dive_targets(state: CatacombsState, hero: Hero, here: dict) -> list[tuple[dict, Pos]]:
@@ -284,7 +267,7 @@ def dive_targets(state: CatacombsState, hero: Hero, here: dict) -> list[tuple[di
                 continue
             c, r = f["cells"][0]
             for nxt, _ in graph.get((tx, ty, c, r), ()):
-                if not _blocked(state, nxt):
+                if not blocked_at(state, nxt):
                     out.append((f, nxt))
                     break
     return out

@@ -7,7 +7,7 @@ lacks something the engine needs, a provisional default is used and listed in `d
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -484,10 +484,39 @@ class MatrixCell:
 
 
 @dataclass(frozen=True)
+class Scale:
+    """The relationship slider's scale: its ends, the lowest friendly level and the level of
+    each attitude. `Scale()` is what the engine plays when the content gives no scale."""
+
+    min: int = -1
+    max: int = 1
+    friendly: int = 1
+    levels: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class RuleEntry:
+    """A rule entity: its phase and the numbers and names the engine plays (None where the
+    rule does not give the value)."""
+
     id: str
     phase: str
-    raw: Mapping[str, Any]
+    actions: int | None = None
+    allowed_actions: tuple[str, ...] | None = None
+    common_per_character: int | None = None
+    magic_per_character: int | None = None
+    treasures_per_banknote: int | None = None
+    banknotes_per_turn: int | None = None
+    relationship_change: int | None = None
+    teams: tuple[str, ...] | None = None
+    slots: tuple[str, ...] | None = None
+    same_accessories_worn: int | None = None
+    hero_hands: int | None = None
+    backpack_compartments: int | None = None
+    scale: Scale | None = None
+    items: tuple[str, ...] = ()
+    tokens: tuple[str, ...] = ()
+    see: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -545,25 +574,85 @@ class Catacombs:
     def tokens_of(self, token_type: str) -> list[Token]:
         return [t for t in self.tokens.values() if t.type == token_type]
 
-    def rule_with(self, key: str, phase: str | None = None) -> RuleEntry | None:
-        """The first rule (by id) that has `key`, optionally in `phase`."""
-        asked = ("rule_with", key, phase)
-        if asked not in self._found:
-            self._found[asked] = self._first_rule_with(key, phase)
-        return self._found[asked]
+    # ----- the rule entities the engine plays: the first (by id) that gives each value -------
+    def _rule(self, name: str, test: Callable[[RuleEntry], bool]) -> RuleEntry | None:
+        if ("rule", name) not in self._found:
+            self._found[("rule", name)] = next(
+                (self.rules[rid] for rid in sorted(self.rules) if test(self.rules[rid])), None
+            )
+        return self._found[("rule", name)]
 
-    def _first_rule_with(self, key: str, phase: str | None) -> RuleEntry | None:
-        for rid in sorted(self.rules):
-            entry = self.rules[rid]
-            if key in entry.raw and (phase is None or entry.phase == phase):
-                return entry
-        return None
+    @property
+    def turn_rule(self) -> RuleEntry | None:
+        """The turn's actions: a `turn` rule with `actions` and `allowed_actions`."""
+        return self._rule(
+            "turn",
+            lambda r: r.phase == "turn" and r.actions is not None and r.allowed_actions is not None,
+        )
 
-    def rule_value(self, rule_id: str, key: str, default: Any = None) -> Any:
-        entry = self.rules.get(rule_id)
-        if entry is None:
-            return default
-        return entry.raw.get(key, default)
+    @property
+    def first_turn_rule(self) -> RuleEntry | None:
+        """The first turn's actions: a `first-turn` rule with `actions`."""
+        return self._rule("first-turn", lambda r: r.phase == "first-turn" and r.actions is not None)
+
+    @property
+    def far_seeing_rule(self) -> RuleEntry | None:
+        """Exploring from afar: a rule with `actions` that names a far-seeing item."""
+
+        def names_far_seeing(r: RuleEntry) -> bool:
+            named = [self.items.get(i) for i in r.items]
+            return r.actions is not None and any(i is not None and i.far_seeing for i in named)
+
+        return self._rule("far-seeing", names_far_seeing)
+
+    @property
+    def bridge_rule(self) -> RuleEntry | None:
+        """Building bridges: a rule with `actions` that uses a bridge token."""
+        bridges = {t.id for t in self.tokens_of("bridge")}
+        return self._rule(
+            "bridge", lambda r: r.actions is not None and bool(bridges & set(r.tokens))
+        )
+
+    @property
+    def shop_rule(self) -> RuleEntry | None:
+        """The shop counter: the rule with `common_per_character`."""
+        return self._rule("shop", lambda r: r.common_per_character is not None)
+
+    @property
+    def equipment_rule(self) -> RuleEntry | None:
+        """Clothing slots, hands and the backpack: the rule with `same_accessories_worn`."""
+        return self._rule("equipment", lambda r: r.same_accessories_worn is not None)
+
+    @property
+    def teams_rule(self) -> RuleEntry | None:
+        """Team colours: the rule with `teams`."""
+        return self._rule("teams", lambda r: r.teams is not None)
+
+    @property
+    def loan_rule(self) -> RuleEntry | None:
+        """Lending banknotes: the rule with `treasures_per_banknote`."""
+        return self._rule("loan", lambda r: r.treasures_per_banknote is not None)
+
+    @property
+    def usury_rule(self) -> RuleEntry | None:
+        """Usury: the rule with `banknotes_per_turn`."""
+        return self._rule("usury", lambda r: r.banknotes_per_turn is not None)
+
+    @property
+    def sympathy_rule(self) -> RuleEntry | None:
+        """Raising sympathy: a rule with `relationship_change` that sees the improve check."""
+        check = self.check("relationship", "improve")
+        if check is None:
+            return None
+        return self._rule(
+            "sympathy", lambda r: r.relationship_change is not None and check.id in r.see
+        )
+
+    @property
+    def scale(self) -> Scale:
+        """The relationship scale of the rule that gives one, else the engine's `Scale()`."""
+        entry = self._rule("scale", lambda r: r.scale is not None)
+        return entry.scale if entry is not None and entry.scale is not None else Scale()
 
 
 # ----- building from the plain model -----------------------------------------------------------
@@ -890,6 +979,47 @@ def _matrix_cell(cell: Mapping[str, Any], src: Src) -> MatrixCell:
     )
 
 
+def _optional_int(raw: Mapping[str, Any], key: str) -> int | None:
+    return int(raw[key]) if key in raw else None
+
+
+def _optional_names(raw: Mapping[str, Any], key: str) -> tuple[str, ...] | None:
+    return tuple(raw[key]) if key in raw else None
+
+
+def _scale(raw: Mapping[str, Any]) -> Scale:
+    default = Scale()
+    return Scale(
+        min=int(raw.get("min", default.min)),
+        max=int(raw.get("max", default.max)),
+        friendly=int(raw.get("friendly", default.friendly)),
+        levels={k: int(v) for k, v in raw.get("levels", {}).items()},
+    )
+
+
+def _rule(e: Mapping[str, Any]) -> RuleEntry:
+    return RuleEntry(
+        id=e["id"],
+        phase=e.get("phase", "turn"),
+        actions=_optional_int(e, "actions"),
+        allowed_actions=_optional_names(e, "allowed_actions"),
+        common_per_character=_optional_int(e, "common_per_character"),
+        magic_per_character=_optional_int(e, "magic_per_character"),
+        treasures_per_banknote=_optional_int(e, "treasures_per_banknote"),
+        banknotes_per_turn=_optional_int(e, "banknotes_per_turn"),
+        relationship_change=_optional_int(e, "relationship_change"),
+        teams=_optional_names(e, "teams"),
+        slots=_optional_names(e, "slots"),
+        same_accessories_worn=_optional_int(e, "same_accessories_worn"),
+        hero_hands=_optional_int(e, "hero_hands"),
+        backpack_compartments=_optional_int(e, "backpack_compartments"),
+        scale=_scale(e["scale"]) if "scale" in e else None,
+        items=tuple(e.get("items", ())),
+        tokens=tuple(e.get("tokens", ())),
+        see=tuple(e.get("see", ())),
+    )
+
+
 def _pair(a: str, b: str) -> tuple[str, str]:
     return (a, b) if a <= b else (b, a)
 
@@ -923,7 +1053,7 @@ def from_plain(plain: Mapping[str, Any]) -> Catacombs:
             _pair(e["a"], e["b"]): e.get("start", "neutral")
             for e in by_kind.get("relationship", ())
         },
-        rules=index("rule", lambda e: RuleEntry(e["id"], e.get("phase", "turn"), e)),
+        rules=index("rule", _rule),
         check_index=_check_index(index("check", _check)),
     )
 

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 from engine.core.api import Action
-from engine.games.catacombs.board import Pos
-from engine.games.catacombs.checks_util import may_try
-from engine.games.catacombs.movement import (
+from engine.games.catacombs.board import (
+    Pos,
     closed_door,
     obstacle_index,
     parse_pos,
     pos_key,
     steps_graph,
 )
+from engine.games.catacombs.checks_util import may_try
+from engine.games.catacombs.monsters import spawn
 from engine.games.catacombs.registry import actions_of, handles, rule, task
 from engine.games.catacombs.state import CatacombsState, Hero
+from engine.games.catacombs.statues import hidden_passage
+from engine.games.catacombs.steps import DoorMonster, DoorTrap, IntrigueDoorMonster, MonsterAct
+from engine.games.catacombs.traps import spring_hidden_trap
 
 
 def doors_next_to(state: CatacombsState, hero: Hero) -> list[tuple[Pos, dict]]:
@@ -77,9 +81,9 @@ def do_door(state: CatacombsState, hero: Hero, action: Action) -> int:
         return cost
     door["sprung"] = True
     if behind == "monster" and sum(state.pools.get("monster", {}).values()) > 0:
-        state.push("draw", "door-monster", pool="monster", seat=hero.seat)
+        state.push(DoorMonster(pool="monster", seat=hero.seat))
     elif behind == "trap" and sum(state.pools.get("hidden-trap", {}).values()) > 0:
-        state.push("draw", "door-trap", pool="hidden-trap", seat=hero.seat)
+        state.push(DoorTrap(pool="hidden-trap", seat=hero.seat))
     return cost
 
 
@@ -138,14 +142,12 @@ def do_lock(state: CatacombsState, hero: Hero, action: Action) -> int:
     return 1
 
 
-@task("door-monster")
-def door_monster(state: CatacombsState, t: dict, card: str) -> None:
-    from engine.games.catacombs.monsters import spawn
-
-    hero = state.heroes[t["seat"]]
+@task(DoorMonster)
+def door_monster(state: CatacombsState, t: DoorMonster, card: str) -> None:
+    hero = state.heroes[t.seat]
     piece = spawn(state, card, hero.pos, awake=True, meet=True)
     if piece is not None:
-        state.push("do", "monster-act", uid=piece.uid)
+        state.push(MonsterAct(uid=piece.uid))
 
 
 def monster_doors(state: CatacombsState) -> list[tuple[Pos, dict]]:
@@ -169,25 +171,19 @@ def open_monster_door(state: CatacombsState, uid: str, hero: Hero) -> None:
     state.touch_layout("passage")
     state.log(f"a door opens by itself at {pos}")
     if sum(state.pools.get("monster", {}).values()) > 0:
-        state.push(
-            "draw", "intrigue-door-monster", pool="monster", seat=hero.seat, pos=pos_key(pos)
-        )
+        state.push(IntrigueDoorMonster(pool="monster", seat=hero.seat, pos=pos_key(pos)))
 
 
-@task("intrigue-door-monster")
-def intrigue_door_monster(state: CatacombsState, t: dict, card: str) -> None:
-    from engine.games.catacombs.monsters import spawn
-
-    piece = spawn(state, card, parse_pos(t["pos"]), awake=True)
+@task(IntrigueDoorMonster)
+def intrigue_door_monster(state: CatacombsState, t: IntrigueDoorMonster, card: str) -> None:
+    piece = spawn(state, card, parse_pos(t.pos), awake=True)
     if piece is not None:
-        state.push("do", "monster-act", uid=piece.uid)
+        state.push(MonsterAct(uid=piece.uid))
 
 
-@task("door-trap")
-def door_trap(state: CatacombsState, t: dict, card: str) -> None:
-    from engine.games.catacombs.traps import spring_hidden_trap
-
-    spring_hidden_trap(state, state.heroes[t["seat"]], card)
+@task(DoorTrap)
+def door_trap(state: CatacombsState, t: DoorTrap, card: str) -> None:
+    spring_hidden_trap(state, state.heroes[t.seat], card)
 
 
 def lever_here(state: CatacombsState, hero: Hero) -> dict | None:
@@ -245,8 +241,6 @@ def do_lever(state: CatacombsState, hero: Hero, action: Action) -> int:
             tile.traps = [t for t in tile.traps if t[0] != effect]
         state.touch_layout("tiles")
     elif effect == "hidden-passage":
-        from engine.games.catacombs.statues import hidden_passage
-
         hidden_passage(state, hero)
     return 1
 

@@ -3,24 +3,24 @@
 from __future__ import annotations
 
 from engine.core.api import Action
-from engine.games.catacombs.registry import actions_of, handles, rule, task
+from engine.games.catacombs.registry import actions_of, handles, on_arrival, rule, task
+from engine.games.catacombs.relationships import friendly_level, loans
 from engine.games.catacombs.state import PHASE_OVER, CatacombsState, Hero
+from engine.games.catacombs.steps import Death
 
 
-@task("death")
+@task(Death)
 @rule("engine.death")
-def death(state: CatacombsState, t: dict, _: object) -> None:
+def death(state: CatacombsState, t: Death, _: object) -> None:
     """A hero at 0 health dies; the artifact falls where they stood."""
-    hero = state.heroes[t["seat"]]
+    hero = state.heroes[t.seat]
     if not hero.alive:
         return
     hero.alive = False
     hero.hp = min(hero.hp, 0)
-    hero.cause = t["cause"]
+    hero.cause = t.cause
     hero.hidden = 0
-    state.log(f"{hero.character} dies: {t['cause']}")
-    from engine.games.catacombs.relationships import loans
-
+    state.log(f"{hero.character} dies: {t.cause}")
     loans(state, hero)
     if hero.artifact:
         hero.artifact = False
@@ -63,6 +63,7 @@ def drop_belongings(state: CatacombsState, hero: Hero) -> None:
     hero.items = []
 
 
+@on_arrival("belongings")
 def pick_up_belongings(state: CatacombsState, hero: Hero) -> None:
     tile = state.tile_of(hero.pos)
     for f in list(tile.features):
@@ -78,6 +79,7 @@ def pick_up_belongings(state: CatacombsState, hero: Hero) -> None:
             state.log(f"{hero.character} takes a dead hero's belongings")
 
 
+@on_arrival("artifact")
 @rule("story.artifact")
 def pick_up_artifact(state: CatacombsState, hero: Hero) -> None:
     """A hero who steps on the artifact's cell takes it."""
@@ -103,7 +105,7 @@ def leave_actions(state: CatacombsState, hero: Hero) -> list[Action]:
 def do_leave(state: CatacombsState, hero: Hero, action: Action) -> int:
     """Engine assumption: the way out is the ceiling hatch the heroes came down by. The carrier
     wins with every friend on the start tile (and, in team play, the whole team)."""
-    friendly = _friendly(state)
+    friendly = friendly_level(state)
     winners = [hero.seat]
     for other in state.heroes:
         if other.seat == hero.seat or not other.active:
@@ -121,8 +123,3 @@ def do_leave(state: CatacombsState, hero: Hero, action: Action) -> int:
     return 1
 
 
-def _friendly(state: CatacombsState) -> int:
-    entry = state.data.rule_with("scale")
-    if entry is not None:
-        return int(entry.raw["scale"].get("friendly", 1))
-    return 1

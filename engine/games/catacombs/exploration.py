@@ -4,37 +4,37 @@ the event card, far-seeing explorers, and what wakes when a hero first steps on 
 from __future__ import annotations
 
 from engine.core.api import Action
-from engine.games.catacombs.board import Placed, neighbour_slot, place, slot_key, turn_cell
+from engine.games.catacombs.board import (
+    OPPOSITE,
+    Placed,
+    frontier,
+    neighbour_slot,
+    parse_pos,
+    place,
+    pos_key,
+    slot_key,
+    tile_laid,
+    turn_cell,
+)
 from engine.games.catacombs.board import turn_side as rotate_side
 from engine.games.catacombs.checks_util import apply_outcome
+from engine.games.catacombs.controlled import spring_lairs
 from engine.games.catacombs.data import Card, Tile
-from engine.games.catacombs.movement import (
-    can_move,
-    frontier,
-    parse_pos,
-    pos_key,
-    reachable,
-    tile_laid,
+from engine.games.catacombs.labyrinths import (
+    arrive_below,
+    beyond_table,
+    floor_for,
+    lay_cliff,
+    tile_pile,
+    tiles_left,
 )
-from engine.games.catacombs.registry import actions_of, handles, options, rule, task
+from engine.games.catacombs.monsters import spawn
+from engine.games.catacombs.reach import can_move, reachable
+from engine.games.catacombs.registry import actions_of, handles, on_arrival, options, rule, task
+from engine.games.catacombs.search import open_stash
 from engine.games.catacombs.state import CatacombsState, Hero
-
-OPPOSITE = {"north": "south", "south": "north", "east": "west", "west": "east"}
-
-
-def tile_pile(state: CatacombsState, hero: Hero | None) -> str:
-    """The pile a hero draws from: the team's own pile in team play, else the common one."""
-    if hero is not None and hero.team and f"tiles:{hero.team}" in state.pools:
-        return f"tiles:{hero.team}"
-    return "tiles"
-
-
-def tiles_left(state: CatacombsState, hero: Hero | None = None) -> bool:
-    final = sum(state.pools["final"].values())
-    if hero is None:
-        piles = [p for name, p in state.pools.items() if name.startswith("tiles")]
-        return final + sum(sum(p.values()) for p in piles) > 0
-    return final + sum(state.pools.get(tile_pile(state, hero), {}).values()) > 0
+from engine.games.catacombs.steps import EventCard, EventOffer, IconDrawn, RotateTile, TileDrawn
+from engine.games.catacombs.traps import spring_hidden_trap
 
 
 def far_seeing(state: CatacombsState, hero: Hero) -> bool:
@@ -83,12 +83,8 @@ def do_far_explore(state: CatacombsState, hero: Hero, action: Action) -> int:
 
 def far_seeing_cost(state: CatacombsState) -> int:
     """The far-seeing rule's action cost (the rule that names far-seeing items)."""
-    for rid in sorted(state.data.rules):
-        raw = state.data.rules[rid].raw
-        items = [state.data.items.get(i) for i in raw.get("items", ())]
-        if "actions" in raw and any(i is not None and i.far_seeing for i in items):
-            return int(raw["actions"])
-    return 1
+    entry = state.data.far_seeing_rule
+    return entry.actions if entry is not None and entry.actions is not None else 1
 
 
 def move_and_explore(state: CatacombsState, hero: Hero, action: Action) -> int:
@@ -103,54 +99,45 @@ def start_exploring(state: CatacombsState, hero: Hero, slot: tuple[int, int], si
     """The hero stops at the edge, loses the remaining steps and draws a tile (the final tile
     lies at the bottom of the pile)."""
     target = neighbour_slot(slot, side)
-    from engine.games.catacombs.labyrinths import beyond_table, lay_cliff
-
     if beyond_table(state, target):
         lay_cliff(state, hero, target, OPPOSITE[side])
         return
     pile = tile_pile(state, hero)
     pool = pile if sum(state.pools.get(pile, {}).values()) else "final"
-    state.push(
-        "draw", "tile-drawn", pool=pool, seat=hero.seat, slot=list(target), side=OPPOSITE[side]
-    )
+    state.push(TileDrawn(pool=pool, seat=hero.seat, slot=target, side=OPPOSITE[side]))
 
 
-@task("tile-drawn")
-def tile_drawn(state: CatacombsState, t: dict, card: str) -> None:
-    extra = {k: t[k] for k in ("labyrinth", "arrive", "mark") if k in t}
-    state.push(
-        "decide", "rotate-tile", seat=t["seat"], tile=card, slot=t["slot"], side=t["side"], **extra
-    )
+@task(TileDrawn)
+def tile_drawn(state: CatacombsState, t: TileDrawn, card: str) -> None:
+    state.push(RotateTile(seat=t.seat, tile=card, slot=t.slot, side=t.side, arrival=t.arrival))
 
 
-@options("rotate-tile")
+@options(RotateTile)
 @rule("engine.tile-rotation")
-def rotate_options(state: CatacombsState, t: dict) -> list[Action]:
+def rotate_options(state: CatacombsState, t: RotateTile) -> list[Action]:
     """Turns that join the new tile to the edge the hero stands at (all four if none does)."""
-    tile = state.data.tiles[t["tile"]]
-    if t["side"] is None:
+    tile = state.data.tiles[t.tile]
+    if t.side is None:
         return [Action.of("rotate", turns=r) for r in range(4)]
-    good = [r for r in range(4) if place(tile, tuple(t["slot"]), r).exits[t["side"]]]
+    good = [r for r in range(4) if place(tile, t.slot, r).exits[t.side]]
     return [Action.of("rotate", turns=r) for r in (good or range(4))]
 
 
-@task("rotate-tile")
+@task(RotateTile)
 @rule("move.attach")
-def lay_tile(state: CatacombsState, t: dict, action: Action) -> None:
+def lay_tile(state: CatacombsState, t: RotateTile, action: Action) -> None:
     """Lay the tile turned as chosen (it may never turn again), put out its icons, then the
     explorer draws an event card."""
-    tile = state.data.tiles[t["tile"]]
+    tile = state.data.tiles[t.tile]
     rotation = int(action.get("turns"))
-    placed = place(tile, tuple(t["slot"]), rotation)
-    state.tiles[slot_key(tuple(t["slot"]))] = placed
-    tile_laid(state, tuple(t["slot"]))
-    placed.labyrinth = int(t.get("labyrinth", 0))
-    state.log(f"tile {tile.id} laid at {slot_key(tuple(t['slot']))} turned {rotation}")
-    if t.get("arrive"):
-        from engine.games.catacombs.labyrinths import arrive_below
-
-        arrive_below(state, t, placed)
-    lay_out_icons(state, placed, tile, rotation, event=True, seat=t["seat"])
+    placed = place(tile, t.slot, rotation)
+    state.tiles[slot_key(t.slot)] = placed
+    tile_laid(state, t.slot)
+    placed.labyrinth = t.arrival.number if t.arrival is not None else 0
+    state.log(f"tile {tile.id} laid at {slot_key(t.slot)} turned {rotation}")
+    if t.arrival is not None:
+        arrive_below(state, state.heroes[t.seat], t.arrival.mark, placed)
+    lay_out_icons(state, placed, tile, rotation, event=True, seat=t.seat)
 
 
 ICON_POOLS = {
@@ -193,7 +180,7 @@ def lay_out_icons(
         placed.traps.append([trap_id, c, r])
         state.layout_cache.pop("traps", None)
         state.layout_cache.pop("walk", None)
-    slot = list(placed.slot)
+    slot = (placed.slot[0], placed.slot[1])
     for icon, cell, side in tile.icons:
         where = list(turn_cell(cell, tile, rotation)) if cell is not None else None
         feature = {"type": icon, "cell": where}
@@ -208,11 +195,11 @@ def lay_out_icons(
         else:
             pool = ICON_POOLS.get(icon)
         if pool is not None and sum(state.pools.get(pool, {}).values()) > 0:
-            state.push("draw", "icon-drawn", front=event, pool=pool, slot=slot, feature=feature)
+            state.push(IconDrawn(pool=pool, slot=slot, feature=feature), front=event)
         elif pool is None or icon in ("crevice", "door"):
             _add_feature(state, slot, feature, None)
     if event and sum(state.pools.get("event", {}).values()) > 0:
-        state.push("draw", "event-card", pool="event", seat=seat)
+        state.push(EventCard(pool="event", seat=seat))
 
 
 def _crevice_line(placed: Placed, cell: list[int], rotation: int) -> list[list[int]]:
@@ -242,7 +229,9 @@ def _crevice_line(placed: Placed, cell: list[int], rotation: int) -> list[list[i
     return min((row, column), key=lambda cells: (exits_in(cells), len(cells)))
 
 
-def _add_feature(state: CatacombsState, slot: list[int], feature: dict, card: str | None) -> None:
+def _add_feature(
+    state: CatacombsState, slot: tuple[int, int], feature: dict, card: str | None
+) -> None:
     feature = dict(feature)
     feature["uid"] = f"f{state.uid()}"
     if card is not None:
@@ -253,29 +242,27 @@ def _add_feature(state: CatacombsState, slot: list[int], feature: dict, card: st
         if token is not None and feature["type"] == "crevice":
             feature["depth"] = token.depth
             feature["width"] = token.width
-    state.tiles[slot_key(tuple(slot))].features.append(feature)
+    state.tiles[slot_key(slot)].features.append(feature)
     if feature["type"] in ("door", "crevice"):
         state.touch_layout("passage")
 
 
-@task("icon-drawn")
-def icon_drawn(state: CatacombsState, t: dict, card: str) -> None:
-    feature = t["feature"]
+@task(IconDrawn)
+def icon_drawn(state: CatacombsState, t: IconDrawn, card: str) -> None:
+    feature = t.feature
     if feature["type"] == "monster":
-        from engine.games.catacombs.monsters import spawn
-
-        cell = feature["cell"] or list(state.tiles[slot_key(tuple(t["slot"]))].center())
-        spawn(state, card, (t["slot"][0], t["slot"][1], cell[0], cell[1]), awake=False)
+        cell = feature["cell"] or list(state.tiles[slot_key(t.slot)].center())
+        spawn(state, card, (t.slot[0], t.slot[1], cell[0], cell[1]), awake=False)
         return
-    _add_feature(state, t["slot"], feature, card)
+    _add_feature(state, t.slot, feature, card)
 
 
-@task("event-card")
+@task(EventCard)
 @rule("move.event")
-def event_card(state: CatacombsState, t: dict, card: str) -> None:
+def event_card(state: CatacombsState, t: EventCard, card: str) -> None:
     """The explorer reads the event card and does what it says, to whom it says: the explorer,
     every hero on the tile or every hero. A reward with a cost is each one's choice."""
-    hero = state.heroes[t["seat"]]
+    hero = state.heroes[t.seat]
     c = state.data.cards.get(card)
     state.log(f"{hero.character} draws event {card}")
     if c is None or not hero.active:
@@ -285,14 +272,12 @@ def event_card(state: CatacombsState, t: dict, card: str) -> None:
             apply_outcome(state, target, c.outcome, f"event {card}")
         if c.has_reward and target.active and _may_take(state, target, c):
             if c.cost_treasures:
-                state.push("decide", "event-offer", seat=target.seat, card=card)
+                state.push(EventOffer(seat=target.seat, card=card))
             else:
                 state.gain(target, c.reward, f"event {card}")
     if c.flood_after:
         start_flood(state, hero, c)
     if c.monster and hero.active and c.monster in state.data.monsters:
-        from engine.games.catacombs.monsters import spawn
-
         spawn(state, c.monster, hero.pos, awake=True, meet=True)
 
 
@@ -317,8 +302,6 @@ def start_flood(state: CatacombsState, explorer: Hero, card: Card) -> None:
 
 def way_out(state: CatacombsState, labyrinth: int) -> bool:
     """A ceiling hatch of this labyrinth whose paired floor hatch is on the table."""
-    from engine.games.catacombs.labyrinths import floor_for
-
     return any(
         f["type"] == "ceiling-hatch" and f.get("mark") and floor_for(state, f["mark"])
         for tile in state.tiles.values()
@@ -342,23 +325,24 @@ def _may_take(state: CatacombsState, hero: Hero, card: Card) -> bool:
     return card.allowed(state.stats(hero)) and hero.treasures >= card.cost_treasures
 
 
-@options("event-offer")
-def event_offer_options(state: CatacombsState, t: dict) -> list[Action]:
+@options(EventOffer)
+def event_offer_options(state: CatacombsState, t: EventOffer) -> list[Action]:
     return [Action.of("event-offer", take=True), Action.of("event-offer", take=False)]
 
 
-@task("event-offer")
+@task(EventOffer)
 @rule("engine.event-offer")
-def event_offer(state: CatacombsState, t: dict, action: Action) -> None:
+def event_offer(state: CatacombsState, t: EventOffer, action: Action) -> None:
     """A hero offered an event's reward for a price pays and takes it, or declines."""
-    hero = state.heroes[t["seat"]]
-    card = state.data.cards[t["card"]]
+    hero = state.heroes[t.seat]
+    card = state.data.cards[t.card]
     if not action.get("take") or not hero.active or not _may_take(state, hero, card):
         return
     hero.treasures -= card.cost_treasures
     state.gain(hero, card.reward, f"event {card.id}")
 
 
+@on_arrival("first-step")
 @rule("move.activate", "move.activate-monster", "move.activate-trap", "move.activate-stash")
 def enter_tile(state: CatacombsState, hero: Hero, tile: Placed) -> None:
     """The first step on a tile wakes its monsters, springs its lairs and reveals its hidden
@@ -372,18 +356,12 @@ def enter_tile(state: CatacombsState, hero: Hero, tile: Placed) -> None:
             state.log(f"a {piece.monster} wakes on {slot_key(slot)}")
             for h in state.heroes_on(slot):
                 state.meet(h, piece)
-    from engine.games.catacombs.monsters import spring_lairs
-
     spring_lairs(state, hero, tile)
     for feature in list(tile.features):
         if feature["type"] == "trap" and feature.get("card"):
-            from engine.games.catacombs.traps import spring_hidden_trap
-
             tile.features.remove(feature)
             spring_hidden_trap(state, hero, feature["card"])
         elif feature["type"] == "stash" and feature.get("card"):
-            from engine.games.catacombs.search import open_stash
-
             open_stash(state, hero, tile, feature)
         if not hero.active:
             return

@@ -22,27 +22,7 @@ from engine.core.game import (
     with_defaults,
 )
 from engine.core.rng import derive_seed
-
-# The rules modules register their actions in this order (it is the legal-action order).
-from engine.games.catacombs import (  # noqa: F401
-    cards,
-    combat,
-    crevices,
-    doors,
-    ending,
-    exploration,
-    inventory,
-    labyrinths,
-    movement,
-    relationships,
-    sarcophagi,
-    search,
-    setup,
-    shelters,
-    statues,
-    traps,
-    turn,
-)
+from engine.games.catacombs import rules, setup  # noqa: F401 - rules registers every rules module
 from engine.games.catacombs.data import Catacombs, from_plain
 from engine.games.catacombs.registry import RULES
 from engine.games.catacombs.state import CatacombsState

@@ -1,195 +1,48 @@
-"""Carrying and trading: what a hero wears or holds (its bonuses count) and what lies packed in
-the backpack (no bonus), re-arranging the two, and items changing hands between characters.
+"""Re-arranging and trading: a hero packs a worn item or wears a packed one, takes an item
+(it goes on when it fits, else into the backpack), and items change hands between characters,
+on the same tile during play or at the station after the shop.
 
-A hero's `items` are everything carried; `packed` are the items the player chose to keep in the
-backpack. The rest are worn in the order they were taken: each goes on when it fits (its clothing
-slot free, identical accessories within the count, enough free hands and the weapon limit),
-otherwise it goes into the backpack. Wearing an item moves it to the front of that order.
+What is worn and what is packed follows `equipment.py`; `state.arrangement(hero)` is a hero's.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass
-
 from engine.core.api import Action
-from engine.games.catacombs.data import Item
+from engine.games.catacombs.equipment import (
+    Arrangement,
+    arrange,
+    backpack_limited,
+    fits,
+    still_packed,
+    without,
+)
 from engine.games.catacombs.registry import actions_of, handles, options, rule, task
 from engine.games.catacombs.state import CatacombsState, Hero
+from engine.games.catacombs.steps import Station, TradeOffer
 
 
-@dataclass(frozen=True)
-class Arrangement:
-    """Where a hero's items are: worn (or held) and packed; the backpack's room and its use."""
-
-    worn: tuple[str, ...]
-    packed: tuple[str, ...]
-    room: int | None
-    used: int
-
-    @property
-    def overfull(self) -> bool:
-        return self.room is not None and self.used > self.room
-
-
-# ----- the equipment rule -----------------------------------------------------------------------
-def equipment_value(state: CatacombsState, key: str, default: object) -> object:
-    """A value of the equipment rule (the one with `same_accessories_worn`)."""
-    entry = state.data.rule_with("same_accessories_worn")
-    return entry.raw.get(key, default) if entry is not None else default
-
-
-@rule("engine.hands")
-def hands_of(state: CatacombsState) -> int | None:
-    """A character's hands: the equipment rule's `hero_hands`, else as many as the items that
-    rule names take at most (the rifle: "2 hands"); no limit when the content names neither."""
-    hands = equipment_value(state, "hero_hands", None)
-    if hands is None:
-        named = [state.data.items[i].hands for i in equipment_value(state, "items", ()) or ()]
-        hands = max(named, default=None)
-    return None if hands is None else int(hands)  # type: ignore[call-overload]
-
-
-@rule("engine.backpack")
-def backpack_room(state: CatacombsState, worn: list[str]) -> int | None:
-    """Compartments of the backpack: a worn backpack item's own size, else the equipment rule's
-    (no limit when the content gives none)."""
-    sizes = [backpack_size(state.data.items[w]) for w in worn]
-    room = max(sizes, default=0) or equipment_value(state, "backpack_compartments", None)
-    return None if room is None else int(room)  # type: ignore[call-overload]
-
-
-def clothing_slots(state: CatacombsState) -> tuple[str, ...]:
-    return tuple(equipment_value(state, "slots", ()))  # type: ignore[arg-type]
-
-
-def same_accessories_worn(state: CatacombsState) -> int:
-    return int(equipment_value(state, "same_accessories_worn", 1))  # type: ignore[arg-type]
-
-
-def compartments(item: Item) -> int:
-    """Backpack compartments the item takes (`backpack` in the content)."""
-    return item.backpack
-
-
-def backpack_size(item: Item) -> int:
-    """Compartments of a worn item that is itself a backpack (`backpack_size`), else 0."""
-    return item.backpack_size
-
-
-def is_weapon(item: Item) -> bool:
-    return bool(item.melee or item.ranged)
-
-
-# ----- worn or packed ---------------------------------------------------------------------------
-@rule("shop.rifle", "shop.clothing-slots", "shop.accessories")
-def fits(state: CatacombsState, character: str, worn: list[str], item_id: str) -> bool:
-    """The item can go on beside those worn: clothing in a free slot, an accessory within the
-    identical count, anything held within the hero's hands (a rifle takes 2) and weapon limit.
-    An item with neither a slot nor hands is only ever packed."""
-    item = state.data.items.get(item_id)
-    if item is None:
-        return False
-    if item.slot in clothing_slots(state):
-        return all(state.data.items[w].slot != item.slot for w in worn)
-    if item.slot == "accessory":
-        return worn.count(item_id) < same_accessories_worn(state)
-    if item.hands <= 0:
-        return False
-    held = [state.data.items[w] for w in worn if state.data.items[w].slot == "none"]
-    hands = hands_of(state)
-    if hands is not None and sum(h.hands for h in held) + item.hands > hands:
-        return False
-    limit = state.data.characters[character].weapon_limit if character else 0
-    return not (is_weapon(item) and limit and sum(map(is_weapon, held)) >= limit)
-
-
-@rule("engine.arrange")
-def arrange(
-    state: CatacombsState, character: str, items: tuple[str, ...], packed: tuple[str, ...]
+def arranged(
+    state: CatacombsState, hero: Hero, items: tuple[str, ...], packed: tuple[str, ...]
 ) -> Arrangement:
-    """Worn and packed items: the chosen ones packed, the others worn in order while they fit."""
-    key = ("arrangement", character, items, packed)
-    found = state._stats_cache.get(key)
-    if found is not None:
-        return found
-    chosen = Counter(packed)
-    worn: list[str] = []
-    in_pack: list[str] = []
-    for item_id in items:
-        if chosen[item_id] > 0:
-            chosen[item_id] -= 1
-            in_pack.append(item_id)
-        elif fits(state, character, worn, item_id):
-            worn.append(item_id)
-        else:
-            in_pack.append(item_id)
-    room = backpack_room(state, worn)
-    used = sum(compartments(state.data.items[p]) for p in in_pack if p in state.data.items)
-    found = state._stats_cache[key] = Arrangement(tuple(worn), tuple(in_pack), room, used)
-    return found
-
-
-def arrangement(state: CatacombsState, hero: Hero) -> Arrangement:
-    return arrange(state, hero.character, tuple(hero.items), tuple(hero.packed))
-
-
-def worn_items(state: CatacombsState, hero: Hero) -> tuple[str, ...]:
-    """What the hero wears or holds: the items whose bonuses count."""
-    if not hero.items:
-        return ()
-    return arrangement(state, hero).worn
+    """How the hero's character would wear and pack these items (a trial arrangement)."""
+    return arrange(state.data, state._stats_cache, hero.character, items, packed)
 
 
 def room_for(state: CatacombsState, hero: Hero, item_id: str, losing: str | None = None) -> bool:
     """The hero can take the item (giving up `losing`): it goes on, or the backpack holds it
     (or the hero's backpack, already over its room, holds no more than before)."""
-    if not backpack_limited(state):
+    if not backpack_limited(state.data, state._stats_cache):
         return True
-    before = arrangement(state, hero)
+    before = state.arrangement(hero)
     items, packed = tuple(hero.items), tuple(hero.packed)
     if losing is None and item_id not in packed and fits(
-        state, hero.character, list(before.worn), item_id
+        state.data, hero.character, list(before.worn), item_id
     ):
         return True  # taken last, it goes on: the backpack holds what it held
     if losing is not None:
         items, packed = without(items, packed, losing)
-    after = arrange(state, hero.character, (*items, item_id), packed)
+    after = arranged(state, hero, (*items, item_id), packed)
     return not after.overfull or after.used <= before.used
-
-
-def backpack_limited(state: CatacombsState) -> bool:
-    """The content gives the backpack a size (the rule's or a backpack item's)."""
-    found = state._stats_cache.get("backpack-limited")
-    if found is None:
-        sized = any(backpack_size(i) for i in state.data.items.values())
-        found = sized or equipment_value(state, "backpack_compartments", None) is not None
-        state._stats_cache["backpack-limited"] = found
-    return found
-
-
-def without(
-    items: tuple[str, ...], packed: tuple[str, ...], item_id: str
-) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Items and packing choices once one copy of the item has left (a packed copy first)."""
-    rest = list(items)
-    rest.remove(item_id)
-    chosen = list(packed)
-    if item_id in chosen:
-        chosen.remove(item_id)
-    return tuple(rest), still_packed(rest, chosen)
-
-
-def still_packed(items: list[str], packed: list[str]) -> tuple[str, ...]:
-    """The packing choices that still name an item carried (items used up or dropped elsewhere
-    leave stale choices behind)."""
-    left = Counter(items)
-    kept = []
-    for p in packed:
-        if left[p] > 0:
-            left[p] -= 1
-            kept.append(p)
-    return tuple(kept)
 
 
 @rule("setup.wear-or-pack", "shop.wear-or-pack")
@@ -197,7 +50,7 @@ def take(state: CatacombsState, hero: Hero, item_id: str) -> None:
     """A bought, starting or traded item goes on when it fits, otherwise into the backpack."""
     hero.packed = list(still_packed(hero.items, hero.packed))
     hero.items.append(item_id)
-    where = "packs" if item_id in arrangement(state, hero).packed else "wears"
+    where = "packs" if item_id in state.arrangement(hero).packed else "wears"
     state.log(f"{hero.character} {where} {item_id}")
 
 
@@ -219,15 +72,15 @@ def rearrange_options(state: CatacombsState, hero: Hero) -> list[Action]:
 
 
 def _rearrange_options(state: CatacombsState, hero: Hero) -> list[Action]:
-    now = arrangement(state, hero)
+    now = state.arrangement(hero)
     out = []
     for item_id in sorted(set(now.worn)):
-        after = arrange(state, hero.character, tuple(hero.items), (*hero.packed, item_id))
+        after = arranged(state, hero, tuple(hero.items), (*hero.packed, item_id))
         if after.worn.count(item_id) < now.worn.count(item_id) and not after.overfull:
             out.append(Action.of("pack", item=item_id))
     for item_id in sorted(set(now.packed)):
         items, packed = _worn_first(hero, item_id)
-        after = arrange(state, hero.character, items, packed)
+        after = arranged(state, hero, items, packed)
         gained = after.worn.count(item_id) > now.worn.count(item_id)
         if gained and (not after.overfull or after.used <= now.used):
             out.append(Action.of("wear", item=item_id))
@@ -321,13 +174,13 @@ def _offers(state: CatacombsState, hero: Hero, partner: Hero) -> list[Action]:
 def offer(state: CatacombsState, hero: Hero, action: Action) -> None:
     """The hero offers a deal; the partner accepts or declines it."""
     state.push(
-        "decide",
-        "trade-offer",
-        seat=int(action.get("to")),
-        by=hero.seat,
-        deal=action.get("deal"),
-        item=action.get("item"),
-        take=action.get("take"),
+        TradeOffer(
+            seat=int(action.get("to")),
+            by=hero.seat,
+            deal=action.get("deal"),
+            item=action.get("item"),
+            take=action.get("take"),
+        )
     )
     state.log(f"{hero.character} offers to {action.get('deal')} {action.get('item')}")
 
@@ -338,17 +191,17 @@ def do_offer(state: CatacombsState, hero: Hero, action: Action) -> int:
     return 1
 
 
-@options("trade-offer")
-def answer_options(state: CatacombsState, t: dict) -> list[Action]:
+@options(TradeOffer)
+def answer_options(state: CatacombsState, t: TradeOffer) -> list[Action]:
     return [Action.of("answer", accept=False), Action.of("answer", accept=True)]
 
 
-@task("trade-offer")
-def answer(state: CatacombsState, t: dict, action: Action) -> None:
+@task(TradeOffer)
+def answer(state: CatacombsState, t: TradeOffer, action: Action) -> None:
     """An accepted deal changes hands: the item (and the price or the swapped item)."""
-    seller, buyer = state.heroes[t["by"]], state.heroes[t["seat"]]
+    seller, buyer = state.heroes[t.by], state.heroes[t.seat]
     if action.get("accept"):
-        deal(state, seller, buyer, t["deal"], t["item"], t.get("take"))
+        deal(state, seller, buyer, t.deal, t.item, t.take)
     else:
         state.log(f"{buyer.character} declines")
 
@@ -370,10 +223,10 @@ def deal(
 
 
 # ----- at the station, after the shop -----------------------------------------------------------
-@options("station")
-def station_options(state: CatacombsState, t: dict) -> list[Action]:
+@options(Station)
+def station_options(state: CatacombsState, t: Station) -> list[Action]:
     """Before setting off: `done`, re-arranging (free) and one offer to any other character."""
-    hero = state.heroes[t["seat"]]
+    hero = state.heroes[t.seat]
     out = [Action.of("done")]
     if not hero.items:
         return out
@@ -384,13 +237,13 @@ def station_options(state: CatacombsState, t: dict) -> list[Action]:
     return out
 
 
-@task("station")
+@task(Station)
 @rule("setup.wear-or-pack", "shop.wear-or-pack")
-def station(state: CatacombsState, t: dict, action: Action) -> None:
+def station(state: CatacombsState, t: Station, action: Action) -> None:
     """Re-arranging keeps the hero at the counter; an offer is the hero's last deal there."""
-    hero = state.heroes[t["seat"]]
+    hero = state.heroes[t.seat]
     if action.kind in ("pack", "wear"):
         rearrange(state, hero, action)
-        state.push("decide", "station", seat=hero.seat)
+        state.push(Station(seat=hero.seat))
     elif action.kind == "offer":
         offer(state, hero, action)

@@ -1,14 +1,23 @@
-"""Separate labyrinths: the cliff card at the table's edge, floor hatches and their paired
-ceiling hatches."""
+"""Labyrinths: the tile piles they are built from, the cliff card at the table's edge, and
+separate labyrinths reached through cliffs and floor hatches (with their paired ceiling
+hatches)."""
 
 from __future__ import annotations
 
 from engine.core.api import Action
-from engine.games.catacombs.board import Placed, place, slot_key
+from engine.games.catacombs.board import (
+    Placed,
+    arrive,
+    parse_pos,
+    place,
+    pos_key,
+    slot_key,
+    tile_laid,
+)
 from engine.games.catacombs.data import TABLE_EXTENT
-from engine.games.catacombs.movement import parse_pos, pos_key
 from engine.games.catacombs.registry import actions_of, handles, rule
 from engine.games.catacombs.state import CatacombsState, Hero
+from engine.games.catacombs.steps import NewLabyrinth, TileDrawn
 
 LABYRINTH_STRIDE = 100
 """Labyrinth n lies around slot (n * LABYRINTH_STRIDE, 0): far from every other one."""
@@ -20,6 +29,21 @@ def origin(labyrinth: int) -> tuple[int, int]:
 
 def labyrinth_of(slot: tuple[int, int]) -> int:
     return round(slot[0] / LABYRINTH_STRIDE)
+
+
+def tile_pile(state: CatacombsState, hero: Hero | None) -> str:
+    """The pile a hero draws from: the team's own pile in team play, else the common one."""
+    if hero is not None and hero.team and f"tiles:{hero.team}" in state.pools:
+        return f"tiles:{hero.team}"
+    return "tiles"
+
+
+def tiles_left(state: CatacombsState, hero: Hero | None = None) -> bool:
+    final = sum(state.pools["final"].values())
+    if hero is None:
+        piles = [p for name, p in state.pools.items() if name.startswith("tiles")]
+        return final + sum(sum(p.values()) for p in piles) > 0
+    return final + sum(state.pools.get(tile_pile(state, hero), {}).values()) > 0
 
 
 @rule("move.cliff", "engine.table-edge")
@@ -45,8 +69,6 @@ def lay_cliff(state: CatacombsState, hero: Hero, slot: tuple[int, int], side: st
     c, r = placed.center() if placed.floor(*placed.center()) else placed.floor_cells()[0]
     placed.features.append({"uid": f"f{state.uid()}", "type": "cliff", "cell": [c, r]})
     state.tiles[slot_key(slot)] = placed
-    from engine.games.catacombs.movement import tile_laid
-
     tile_laid(state, slot)
     state.log(f"{hero.character} reaches the table's edge: the cliff card is laid")
 
@@ -74,12 +96,6 @@ def descents(state: CatacombsState, hero: Hero) -> list[dict]:
     return [f for f in state.tile_of(hero.pos).features if f["type"] in ("cliff", "floor-hatch")]
 
 
-def _new_labyrinth_possible(state: CatacombsState, hero: Hero) -> bool:
-    from engine.games.catacombs.exploration import tiles_left
-
-    return tiles_left(state, hero)
-
-
 @actions_of
 def labyrinth_actions(state: CatacombsState, hero: Hero) -> list[Action]:
     if not hero.active or state.round == 1 or hero.hidden:
@@ -87,7 +103,7 @@ def labyrinth_actions(state: CatacombsState, hero: Hero) -> list[Action]:
     out = []
     for f in descents(state, hero):
         known = f["type"] == "floor-hatch" and ceiling_for(state, f.get("mark")) is not None
-        if known or _new_labyrinth_possible(state, hero):
+        if known or tiles_left(state, hero):
             out.append(Action.of("descend", via=f["uid"]))
     tile = state.tile_of(hero.pos)
     for f in tile.features:
@@ -109,34 +125,24 @@ def do_descend(state: CatacombsState, hero: Hero, action: Action) -> int:
     if below is not None:
         _land(state, hero, below)
         return 1
-    from engine.games.catacombs.exploration import tile_pile
-
     number = 1 + max(t.labyrinth for t in state.tiles.values())
     pile = tile_pile(state, hero)
     pool = pile if sum(state.pools.get(pile, {}).values()) else "final"
     state.log(f"{hero.character} climbs down into a new labyrinth")
+    arrival = NewLabyrinth(number, mark)
     state.push(
-        "draw",
-        "tile-drawn",
-        pool=pool,
-        seat=hero.seat,
-        slot=list(origin(number)),
-        side=None,
-        labyrinth=number,
-        arrive=True,
-        mark=mark,
+        TileDrawn(pool=pool, seat=hero.seat, slot=origin(number), side=None, arrival=arrival)
     )
     return 1
 
 
-def arrive_below(state: CatacombsState, t: dict, placed: Placed) -> None:
-    """The first tile of a new labyrinth: a paired ceiling hatch (if any) in its centre, and
-    the hero who came down standing there."""
-    hero = state.heroes[t["seat"]]
+def arrive_below(state: CatacombsState, hero: Hero, mark: str | None, placed: Placed) -> None:
+    """The first tile of a new labyrinth: a ceiling hatch paired with the floor hatch the hero
+    came down (none for a cliff) in its centre, and the hero standing there."""
     c, r = placed.center()
-    if t.get("mark"):
+    if mark:
         placed.features.append(
-            {"uid": f"f{state.uid()}", "type": "ceiling-hatch", "cell": [c, r], "mark": t["mark"]}
+            {"uid": f"f{state.uid()}", "type": "ceiling-hatch", "cell": [c, r], "mark": mark}
         )
     placed.visited = True
     state.touch_layout("visited")
@@ -152,11 +158,9 @@ def do_climb(state: CatacombsState, hero: Hero, action: Action) -> int:
 
 
 def _land(state: CatacombsState, hero: Hero, pos: tuple[int, int, int, int]) -> None:
-    from engine.games.catacombs.movement import arrive
-
     hero.pos = tuple(pos)
     state.log(f"{hero.character} comes out at {pos_key(hero.pos)}")
-    arrive(state, hero, None)
+    arrive(state, hero)
 
 
 def open_descents(state: CatacombsState) -> bool:

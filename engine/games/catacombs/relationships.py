@@ -3,35 +3,20 @@
 from __future__ import annotations
 
 from engine.core.api import Action
+from engine.games.catacombs.board import cell_traps, parse_pos, pos_key, steps_graph
 from engine.games.catacombs.checks_util import may_try
 from engine.games.catacombs.registry import actions_of, handles, rule, task
 from engine.games.catacombs.state import CatacombsState, Hero
-
-
-@rule("statues.keepers-antipathy", "statues.keepers-sympathy")
-def relic_keepers_react(state: CatacombsState, hero: Hero, delta: int) -> None:
-    """Every relic keeper in play (not of a rival team) changes its slider with the hero."""
-    for other in state.heroes:
-        if other.seat == hero.seat or not other.alive or not other.character:
-            continue
-        if not state.data.characters[other.character].relic_keeper:
-            continue
-        if hero.team and other.team and hero.team != other.team:
-            continue
-        state.set_relation(hero.seat, other.seat, state.relation(hero.seat, other.seat) + delta)
-        state.log(
-            f"{other.character} now feels {state.relation(hero.seat, other.seat)} "
-            f"towards {hero.character}"
-        )
+from engine.games.catacombs.steps import Repay
+from engine.games.catacombs.traps import run_into
 
 
 def _step(state: CatacombsState) -> int:
-    check = state.data.check("relationship", "improve")
-    for rid in sorted(state.data.rules):
-        raw = state.data.rules[rid].raw
-        if "relationship_change" in raw and check is not None and check.id in raw.get("see", ()):
-            return int(raw["relationship_change"])
-    return 1
+    """How far raising sympathy moves the slider (the rule that sees the improve check)."""
+    entry = state.data.sympathy_rule
+    if entry is None or entry.relationship_change is None:
+        return 1
+    return entry.relationship_change
 
 
 @actions_of
@@ -44,7 +29,7 @@ def befriend_actions(state: CatacombsState, hero: Hero) -> list[Action]:
     check = state.data.check("relationship", "improve")
     if not may_try(state, hero, check) or hero.treasures < check.cost_treasures:
         return []
-    top = _top(state)
+    top = state.data.scale.max
     return [
         Action.of("befriend", seat=other.seat)
         for other in others
@@ -52,9 +37,9 @@ def befriend_actions(state: CatacombsState, hero: Hero) -> list[Action]:
     ]
 
 
-def _top(state: CatacombsState) -> int:
-    entry = state.data.rule_with("scale")
-    return int(entry.raw["scale"].get("max", 1)) if entry else 1
+def friendly_level(state: CatacombsState) -> int:
+    """The lowest slider level that counts as friendly."""
+    return state.data.scale.friendly
 
 
 @handles("befriend")
@@ -71,12 +56,11 @@ def do_befriend(state: CatacombsState, hero: Hero, action: Action) -> int:
 
 def loan_terms(state: CatacombsState) -> tuple[int, int, int, int]:
     """(treasures per banknote, forgiveness change, usury change, usury banknotes per turn)."""
-    loan = state.data.rule_with("treasures_per_banknote")
-    usury = state.data.rule_with("banknotes_per_turn")
-    per = int(loan.raw["treasures_per_banknote"]) if loan else 0
-    forgive = int(loan.raw.get("relationship_change", 0)) if loan else 0
-    slide = int(usury.raw.get("relationship_change", 0)) if usury else 0
-    interest = int(usury.raw["banknotes_per_turn"]) if usury else 0
+    loan, usury = state.data.loan_rule, state.data.usury_rule
+    per = (loan.treasures_per_banknote or 0) if loan else 0
+    forgive = (loan.relationship_change or 0) if loan else 0
+    slide = (usury.relationship_change or 0) if usury else 0
+    interest = (usury.banknotes_per_turn or 0) if usury else 0
     return per, forgive, slide, interest
 
 
@@ -100,11 +84,11 @@ def lend(state: CatacombsState, borrower: Hero, lender: Hero) -> None:
     )
 
 
-@task("repay")
+@task(Repay)
 @rule("loan.repay")
-def repay(state: CatacombsState, t: dict, _: object) -> None:
+def repay(state: CatacombsState, t: Repay, _: object) -> None:
     """Treasures go straight to the lender until the debt is paid."""
-    hero = state.heroes[t["seat"]]
+    hero = state.heroes[t.seat]
     if hero.lender < 0 or not hero.debt:
         return
     pay = min(hero.treasures, hero.debt)
@@ -157,8 +141,7 @@ def loans(state: CatacombsState, dead: Hero) -> None:
 
 def hostile(state: CatacombsState, a: Hero, b: Hero) -> bool:
     """Engine assumption: heroes at antipathy or below are hostile to each other."""
-    level = state.data.rule_with("scale")
-    antipathy = int(level.raw["scale"]["levels"].get("antipathy", -1)) if level else -1
+    antipathy = state.data.scale.levels.get("antipathy", -1)
     return state.relation(a.seat, b.seat) <= antipathy
 
 
@@ -167,8 +150,6 @@ def push_actions(state: CatacombsState, hero: Hero) -> list[Action]:
     """A hostile hero next to another may shove them onto a neighbouring open trap."""
     if not hero.active or state.round == 1 or hero.hidden:
         return []
-    from engine.games.catacombs.movement import cell_traps, pos_key, steps_graph
-
     traps = cell_traps(state)
     if not traps:
         return []
@@ -189,9 +170,6 @@ def push_actions(state: CatacombsState, hero: Hero) -> list[Action]:
 @rule("engine.push")
 def do_push(state: CatacombsState, hero: Hero, action: Action) -> int:
     """The shove costs an action; the victim runs into the trap against their will."""
-    from engine.games.catacombs.movement import parse_pos
-    from engine.games.catacombs.traps import run_into
-
     victim = state.heroes[int(action.get("seat"))]
     victim.pos = parse_pos(action.get("to"))
     state.log(f"{hero.character} shoves {victim.character} into a trap")

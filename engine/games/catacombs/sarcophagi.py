@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from engine.core.api import Action
 from engine.games.catacombs.checks_util import passes
+from engine.games.catacombs.monsters import spawn
 from engine.games.catacombs.registry import actions_of, handles, rule, task
+from engine.games.catacombs.search import roll_treasure
 from engine.games.catacombs.state import CatacombsState, Hero
+from engine.games.catacombs.steps import SarcophagusRoll, SarcophagusSealed
 
 PREFERENCE = ("treasure", "empty", "monster")
 
@@ -47,22 +50,11 @@ def do_sarcophagus(state: CatacombsState, hero: Hero, action: Action) -> int:
     assert f is not None
     if action.get("how") == "open-sealed":
         check = _sealed_check(state)
-        state.push(
-            "roll",
-            "sarcophagus-sealed",
-            dice=str(check.dice) if check and check.dice else "d6",
-            seat=hero.seat,
-            uid=f["uid"],
-        )
+        dice = str(check.dice) if check and check.dice else "d6"
+        state.push(SarcophagusSealed(dice=dice, seat=hero.seat, uid=f["uid"]))
         return 1
-    state.push(
-        "roll",
-        "sarcophagus-roll",
-        dice=str(sarcophagus_table(state).dice),
-        seat=hero.seat,
-        uid=f["uid"],
-        first=None,
-    )
+    dice = str(sarcophagus_table(state).dice)
+    state.push(SarcophagusRoll(dice=dice, seat=hero.seat, uid=f["uid"], first=None))
     return 1
 
 
@@ -81,34 +73,27 @@ def _feature(state: CatacombsState, hero: Hero, uid: str) -> dict | None:
     return None
 
 
-@task("sarcophagus-roll")
+@task(SarcophagusRoll)
 @rule("sarcophagi.luck")
-def sarcophagus_roll(state: CatacombsState, t: dict, value: int) -> None:
+def sarcophagus_roll(state: CatacombsState, t: SarcophagusRoll, value: int) -> None:
     """Luck 4+ rolls again and keeps the better result; attention 3+ seals a monster roll."""
-    hero = state.heroes[t["seat"]]
+    hero = state.heroes[t.seat]
     table = sarcophagus_table(state)
     reroll = table.modifier("reroll-pick-best")
     outcome = table.row_for(value).outcome
     if (
-        t["first"] is None
+        t.first is None
         and reroll is not None
         and reroll.step_for(state.stat(hero, reroll.stat))
         and outcome != PREFERENCE[0]
     ):
-        state.push(
-            "roll",
-            "sarcophagus-roll",
-            dice=str(table.dice),
-            seat=t["seat"],
-            uid=t["uid"],
-            first=value,
-        )
+        state.push(SarcophagusRoll(dice=str(table.dice), seat=t.seat, uid=t.uid, first=value))
         return
-    if t["first"] is not None:
-        first = table.row_for(t["first"]).outcome
+    if t.first is not None:
+        first = table.row_for(t.first).outcome
         if PREFERENCE.index(first) < PREFERENCE.index(outcome):
-            value, outcome = t["first"], first
-    resolve(state, hero, t["uid"], value, sealable=True)
+            value, outcome = t.first, first
+    resolve(state, hero, t.uid, value, sealable=True)
 
 
 @rule("sarcophagi.seal", "sarcophagi.lair", "sarcophagi.treasure")
@@ -126,16 +111,12 @@ def resolve(state: CatacombsState, hero: Hero, uid: str, value: int, sealable: b
             state.log(f"{hero.character} senses a monster and seals the sarcophagus")
             return
         f["state"] = "lair-spent"
-        from engine.games.catacombs.monsters import spawn
-
         monster = row.monster or "zombie"
         if monster in state.data.monsters:
             spawn(state, monster, hero.pos, awake=True, meet=True)
         return
     if row.outcome == "treasure":
         f["state"] = "looted"
-        from engine.games.catacombs.search import roll_treasure
-
         target = state.data.tables.get(row.table or "")
         if target is not None:
             bonus = max(0, target.range.low - target.dice.low)
@@ -144,18 +125,18 @@ def resolve(state: CatacombsState, hero: Hero, uid: str, value: int, sealable: b
     f["state"] = "empty"
 
 
-@task("sarcophagus-sealed")
+@task(SarcophagusSealed)
 @rule("sarcophagi.sealed-open")
-def sarcophagus_sealed(state: CatacombsState, t: dict, value: int) -> None:
+def sarcophagus_sealed(state: CatacombsState, t: SarcophagusSealed, value: int) -> None:
     """A sealed sarcophagus: treasure on the check's faces (luck 5+: more), else a monster."""
-    hero = state.heroes[t["seat"]]
+    hero = state.heroes[t.seat]
     check = _sealed_check(state)
     table = sarcophagus_table(state)
     ok = check is not None and passes(state, hero, check, value)
     wanted = "treasure" if ok else "monster"
     for row in table.rows:
         if row.outcome == wanted:
-            resolve(state, hero, t["uid"], row.roll.low, sealable=False)
+            resolve(state, hero, t.uid, row.roll.low, sealable=False)
             return
 
 

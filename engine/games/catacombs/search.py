@@ -8,6 +8,7 @@ from engine.games.catacombs.board import Placed
 from engine.games.catacombs.data import Table
 from engine.games.catacombs.registry import actions_of, handles, rule, task
 from engine.games.catacombs.state import CatacombsState, Hero
+from engine.games.catacombs.steps import ReceiveCard, TreasureLuck, TreasureRoll
 
 
 def cache_here(state: CatacombsState, hero: Hero) -> dict | None:
@@ -82,43 +83,37 @@ def jackpot_faces(state: CatacombsState, hero: Hero, table: Table) -> frozenset[
 def roll_treasure(state: CatacombsState, hero: Hero, table: Table, bonus: int, why: str) -> None:
     """Luck 3+ rolls the luck die first (top row on its faces); else d6 + bonus + attention."""
     faces = jackpot_faces(state, hero, table)
-    ctx = {"seat": hero.seat, "table": table.id, "bonus": bonus, "why": why}
     if faces:
-        state.push("roll", "treasure-luck", dice="d6", faces=sorted(faces), **ctx)
+        state.push(TreasureLuck(dice="d6", faces=tuple(sorted(faces)), seat=hero.seat,
+                                table=table.id, bonus=bonus, why=why))
     else:
-        state.push("roll", "treasure-roll", dice=str(table.dice), **ctx)
+        state.push(TreasureRoll(dice=str(table.dice), seat=hero.seat, table=table.id,
+                                bonus=bonus, why=why))
 
 
-@task("treasure-luck")
+@task(TreasureLuck)
 @rule("caches.luck-3", "caches.luck-5", "caches.luck-example")
-def treasure_luck(state: CatacombsState, t: dict, value: int) -> None:
-    hero = state.heroes[t["seat"]]
-    table = state.data.tables[t["table"]]
-    if value in t["faces"]:
+def treasure_luck(state: CatacombsState, t: TreasureLuck, value: int) -> None:
+    hero = state.heroes[t.seat]
+    table = state.data.tables[t.table]
+    if value in t.faces:
         state.log(f"{hero.character}'s luck die shows {value}: the top row")
-        state.gain(hero, table.top_row.reward, f"{t['why']} (luck)")
+        state.gain(hero, table.top_row.reward, f"{t.why} (luck)")
         return
-    state.push(
-        "roll",
-        "treasure-roll",
-        dice=str(table.dice),
-        seat=t["seat"],
-        table=t["table"],
-        bonus=t["bonus"],
-        why=t["why"],
-    )
+    state.push(TreasureRoll(dice=str(table.dice), seat=t.seat, table=t.table, bonus=t.bonus,
+                            why=t.why))
 
 
-@task("treasure-roll")
+@task(TreasureRoll)
 @rule("caches.attention", "caches.example", "caches.attention-example")
-def treasure_roll(state: CatacombsState, t: dict, value: int) -> None:
-    hero = state.heroes[t["seat"]]
-    table = state.data.tables[t["table"]]
-    total = value + t["bonus"] + attention_add(state, hero, table)
+def treasure_roll(state: CatacombsState, t: TreasureRoll, value: int) -> None:
+    hero = state.heroes[t.seat]
+    table = state.data.tables[t.table]
+    total = value + t.bonus + attention_add(state, hero, table)
     row = table.row_for(max(total, table.range.low))
     state.log(f"{hero.character} rolls {value}, total {total} on {table.id}")
     if row is not None:
-        state.gain(hero, row.reward, t["why"])
+        state.gain(hero, row.reward, t.why)
 
 
 @rule("engine.stash-on-entry")
@@ -133,10 +128,10 @@ def open_stash(state: CatacombsState, hero: Hero, tile: Placed, feature: dict) -
         state.gain(hero, card.reward, f"stash {card.id}")
 
 
-@task("receive-card")
-def receive_card(state: CatacombsState, t: dict, card: str) -> None:
+@task(ReceiveCard)
+def receive_card(state: CatacombsState, t: ReceiveCard, card: str) -> None:
     """A card drawn face down goes to the hero: items to the kit, spells to the hand."""
-    hero = state.heroes[t["seat"]]
+    hero = state.heroes[t.seat]
     if card in state.data.items:
         hero.items.append(card)
     else:

@@ -5,9 +5,27 @@ from __future__ import annotations
 from engine.core.api import Action
 from engine.games.catacombs.board import place, turn_cell
 from engine.games.catacombs.data import Catacombs
+from engine.games.catacombs.exploration import lay_out_icons
 from engine.games.catacombs.inventory import room_for, take
 from engine.games.catacombs.registry import options, rule, task
+from engine.games.catacombs.relationships import lend, loan_terms
 from engine.games.catacombs.state import PHASE_PLAY, PHASE_SETUP, PHASE_SHOP, CatacombsState
+from engine.games.catacombs.steps import (
+    AssignCharacter,
+    BeginPlay,
+    FirstTile,
+    NextPhase,
+    OpenShop,
+    SetUpRelationships,
+    Shop,
+    Shopping,
+    Start,
+    Station,
+    TeamChoice,
+    Teams,
+    ToCounter,
+)
+from engine.games.catacombs.turn import begin_turn
 
 ATTITUDE_LEVEL = {"sympathy": 1, "neutral": 0, "antipathy": -1}
 
@@ -97,18 +115,18 @@ def new_game(
     state.pools = build_pools(data, players)
     state.phase = PHASE_SETUP
     for seat in range(players):
-        state.push("draw", "assign-character", front=False, pool="character", seat=seat)
-    state.push("do", "relationships", front=False)
-    state.push("do", "open-shop", front=False)
+        state.push(AssignCharacter(pool="character", seat=seat), front=False)
+    state.push(SetUpRelationships(), front=False)
+    state.push(OpenShop(), front=False)
     state.advance()
     return state
 
 
-@task("assign-character")
+@task(AssignCharacter)
 @rule("setup.draw-board", "setup.starting-kit", "boy.banknote", "story.hunters")
-def assign_character(state: CatacombsState, t: dict, card: str) -> None:
+def assign_character(state: CatacombsState, t: AssignCharacter, card: str) -> None:
     """Each hero draws a character board face down and takes its starting kit."""
-    hero = state.heroes[t["seat"]]
+    hero = state.heroes[t.seat]
     ch = state.data.characters[card]
     hero.character = card
     state.log(f"seat {hero.seat} draws {card}")
@@ -122,7 +140,7 @@ def assign_character(state: CatacombsState, t: dict, card: str) -> None:
     hero.spells = list(ch.spells)
 
 
-@task("relationships")
+@task(SetUpRelationships)
 @rule(
     "station.titles",
     "boy.theft",
@@ -131,7 +149,7 @@ def assign_character(state: CatacombsState, t: dict, card: str) -> None:
     "station.archaeologist-journalist",
     "station.journalist-oligarch",
 )
-def setup_relationships(state: CatacombsState, t: dict, _: object) -> None:
+def setup_relationships(state: CatacombsState, t: SetUpRelationships, _: object) -> None:
     """One title per pair in play, its slider at the pair's starting attitude."""
     for a in state.heroes:
         for b in state.heroes:
@@ -168,14 +186,13 @@ def _from_boards(data: Catacombs, a: str, b: str) -> str:
     return "neutral"
 
 
-@task("open-shop")
+@task(OpenShop)
 @rule("shop.unique", "shop.common", "shop.magic", "shop.mercenaries")
-def open_shop(state: CatacombsState, t: dict, _: object) -> None:
+def open_shop(state: CatacombsState, t: OpenShop, _: object) -> None:
     """Lay out the counter: every unique item, common and magic items per character, mercenaries."""
-    shop = state.data.rule_with("common_per_character")
-    raw = shop.raw if shop else {}
-    common = int(raw.get("common_per_character", 0)) * state.players
-    magic = int(raw.get("magic_per_character", 0)) * state.players
+    shop = state.data.shop_rule
+    common = ((shop.common_per_character or 0) if shop else 0) * state.players
+    magic = ((shop.magic_per_character or 0) if shop else 0) * state.players
     counter = state.pools["counter"]
     for kind in ("unique-item", "mercenary"):
         for card, n in state.pools.get(kind, {}).items():
@@ -183,25 +200,25 @@ def open_shop(state: CatacombsState, t: dict, _: object) -> None:
         state.pools[kind] = {}
     for pool, n in (("common-item", common), ("magic-item", magic)):
         for _ in range(min(n, sum(state.pools.get(pool, {}).values()))):
-            state.push("draw", "to-counter", front=False, pool=pool)
-    state.push("do", "shopping", front=False)
+            state.push(ToCounter(pool=pool), front=False)
+    state.push(Shopping(), front=False)
     state.phase = PHASE_SHOP
 
 
-@task("to-counter")
-def to_counter(state: CatacombsState, t: dict, card: str) -> None:
+@task(ToCounter)
+def to_counter(state: CatacombsState, t: ToCounter, card: str) -> None:
     state.pools["counter"][card] = state.pools["counter"].get(card, 0) + 1
 
 
-@task("shopping")
-def shopping(state: CatacombsState, t: dict, _: object) -> None:
+@task(Shopping)
+def shopping(state: CatacombsState, t: Shopping, _: object) -> None:
     """Each character shops in turn, then each may re-arrange and trade at the station."""
     for seat in range(state.players):
-        state.push("decide", "shop", front=False, seat=seat)
+        state.push(Shop(seat=seat), front=False)
     for seat in range(state.players):
-        state.push("decide", "station", front=False, seat=seat)
-    state.push("do", "teams", front=False)
-    state.push("do", "start", front=False)
+        state.push(Station(seat=seat), front=False)
+    state.push(Teams(), front=False)
+    state.push(Start(), front=False)
 
 
 def price(state: CatacombsState, card: str) -> int | None:
@@ -216,12 +233,10 @@ def mercenaries(state: CatacombsState, hero) -> list[str]:
     return [c for c in hero.spells if c in state.data.cards and state.data.cards[c].attack]
 
 
-@options("shop")
-def shop_options(state: CatacombsState, t: dict) -> list[Action]:
-    hero = state.heroes[t["seat"]]
+@options(Shop)
+def shop_options(state: CatacombsState, t: Shop) -> list[Action]:
+    hero = state.heroes[t.seat]
     out = [Action.of("done")]
-    from engine.games.catacombs.relationships import loan_terms
-
     if loan_terms(state)[0]:
         for lender in state.heroes:
             free = hero.lender in (-1, lender.seat)
@@ -239,20 +254,18 @@ def shop_options(state: CatacombsState, t: dict) -> list[Action]:
     return out
 
 
-@task("shop")
+@task(Shop)
 @rule("shop.money")
-def shop(state: CatacombsState, t: dict, action: Action) -> None:
+def shop(state: CatacombsState, t: Shop, action: Action) -> None:
     """Buy one card at a time from the counter, for banknotes only (nothing is bartered at the
     counter); an item goes on when it fits, else into the backpack (`inventory.take`), and one
     with room for it in neither is not for sale to this hero; `done` leaves the shop."""
     if action.kind == "done":
         return
-    hero = state.heroes[t["seat"]]
+    hero = state.heroes[t.seat]
     if action.kind == "borrow":
-        from engine.games.catacombs.relationships import lend
-
         lend(state, hero, state.heroes[int(action.get("lender"))])
-        state.push("decide", "shop", seat=hero.seat)
+        state.push(Shop(seat=hero.seat))
         return
     card = action.get("item")
     hero.banknotes -= price(state, card) or 0
@@ -262,34 +275,34 @@ def shop(state: CatacombsState, t: dict, action: Action) -> None:
         take(state, hero, card)
     else:
         hero.spells.append(card)
-    state.push("decide", "shop", seat=hero.seat)
+    state.push(Shop(seat=hero.seat))
 
 
 def team_colours(state: CatacombsState) -> list[str]:
-    entry = state.data.rule_with("teams")
-    return list(entry.raw["teams"]) if entry else []
+    entry = state.data.teams_rule
+    return list(entry.teams or ()) if entry else []
 
 
-@task("teams")
+@task(Teams)
 @rule("teams.draft", "teams.one-or-two")
-def teams(state: CatacombsState, t: dict, _: object) -> None:
+def teams(state: CatacombsState, t: Teams, _: object) -> None:
     """In team play each player in turn takes a team marker; if all take the same colour there
     are no teams. Otherwise everyone plays as one group (engine.one-group)."""
     colours = team_colours(state)
     if not state.team_play or len(colours) < 2:
         return
     for seat in range(state.players):
-        state.push("decide", "team", seat=seat)
+        state.push(TeamChoice(seat=seat))
 
 
-@options("team")
-def team_options(state: CatacombsState, t: dict) -> list[Action]:
+@options(TeamChoice)
+def team_options(state: CatacombsState, t: TeamChoice) -> list[Action]:
     return [Action.of("team", colour=c) for c in team_colours(state)]
 
 
-@task("team")
-def take_team(state: CatacombsState, t: dict, action: Action) -> None:
-    hero = state.heroes[t["seat"]]
+@task(TeamChoice)
+def take_team(state: CatacombsState, t: TeamChoice, action: Action) -> None:
+    hero = state.heroes[t.seat]
     hero.team = action.get("colour")
     state.log(f"{hero.character} joins the {hero.team} team")
 
@@ -316,9 +329,9 @@ def split_tiles(state: CatacombsState) -> None:
     state.log("the tile pile is split between the teams")
 
 
-@task("start")
+@task(Start)
 @rule("start.first-tile", "start.first-move")
-def start(state: CatacombsState, t: dict, _: object) -> None:
+def start(state: CatacombsState, t: Start, _: object) -> None:
     """The first tile is drawn and laid; the ceiling hatch goes in its centre. Unsold
     mercenaries go back to their deck (hired bandits draw from it)."""
     counter = state.pools["counter"]
@@ -327,11 +340,11 @@ def start(state: CatacombsState, t: dict, _: object) -> None:
             pool = state.pools.setdefault("mercenary", {})
             pool[card] = pool.get(card, 0) + counter[card]
             counter[card] = 0
-    state.push("draw", "first-tile", pool="tiles")
+    state.push(FirstTile(pool="tiles"))
 
 
-@task("first-tile")
-def first_tile(state: CatacombsState, t: dict, card: str) -> None:
+@task(FirstTile)
+def first_tile(state: CatacombsState, t: FirstTile, card: str) -> None:
     tile = state.data.tiles[card]
     placed = place(tile, (0, 0), 0)
     placed.visited = True
@@ -342,29 +355,25 @@ def first_tile(state: CatacombsState, t: dict, card: str) -> None:
     placed.features.append({"uid": f"f{state.uid()}", "type": "ceiling-hatch", "cell": [c, r]})
     for hero in state.heroes:
         hero.pos = (0, 0, c, r)
-    from engine.games.catacombs.exploration import lay_out_icons
-
     lay_out_icons(state, placed, tile, 0, event=False)
     state.log(f"the first tile {card} is laid; the heroes climb down the ceiling hatch")
-    state.push("do", "begin-play", front=False)
+    state.push(BeginPlay(), front=False)
 
 
-@task("begin-play")
-def begin_play(state: CatacombsState, t: dict, _: object) -> None:
+@task(BeginPlay)
+def begin_play(state: CatacombsState, t: BeginPlay, _: object) -> None:
     split_tiles(state)
     state.phase = PHASE_PLAY
     state.round = 1
     state.seat = 0
-    from engine.games.catacombs.turn import begin_turn
-
     begin_turn(state)
 
 
-@task("next-phase")
-def next_phase(state: CatacombsState, t: dict, _: object) -> None:
+@task(NextPhase)
+def next_phase(state: CatacombsState, t: NextPhase, _: object) -> None:
     """Only reached if a setup queue ran dry without starting play."""
     if state.phase in (PHASE_SETUP, PHASE_SHOP):
-        state.push("do", "start")
+        state.push(Start())
 
 
 __all__ = ["new_game", "turn_cell"]

@@ -5,13 +5,13 @@ from __future__ import annotations
 from engine.core.api import Action
 from engine.games.catacombs.checks_util import apply_outcome, may_try
 from engine.games.catacombs.registry import actions_of, handles, rule
+from engine.games.catacombs.relationships import hostile
+from engine.games.catacombs.sarcophagi import hide_in_sarcophagus
 from engine.games.catacombs.state import CatacombsState, Hero, Piece
 
 
 @rule("shelters.empty")
 def shelter_here(state: CatacombsState, hero: Hero) -> bool:
-    from engine.games.catacombs.sarcophagi import hide_in_sarcophagus
-
     tile = state.tile_of(hero.pos)
     return any(f["type"] == "shelter" for f in tile.features) or hide_in_sarcophagus(state, hero)
 
@@ -77,8 +77,6 @@ def do_force_out(state: CatacombsState, hero: Hero, action: Action) -> int:
 
 
 def _hostile(state: CatacombsState, a: Hero, b: Hero) -> bool:
-    from engine.games.catacombs.relationships import hostile
-
     return hostile(state, a, b)
 
 

@@ -1,9 +1,10 @@
 """The catacombs state: heroes, monsters, tiles, draw piles and a queue of pending steps.
 
 The queue drives everything that is not a free choice of the player on turn: chance steps
-(`roll`, `draw`), decisions (`decide`, e.g. how to turn a new tile) and automatic steps
-(`do`, e.g. a monster's move). While the head of the queue is a chance step the state is a
-chance node; while it is a decision, the deciding seat is the current player.
+(`Roll`, `Draw`), decisions (`Decide`, e.g. how to turn a new tile) and automatic steps
+(`Do`, e.g. a monster's move), all typed in `steps.py`. While the head of the queue is a chance
+step the state is a chance node; while it is a decision, the deciding seat is the current
+player.
 """
 
 from __future__ import annotations
@@ -21,7 +22,21 @@ from engine.core.state import GameState
 from engine.games.catacombs import registry
 from engine.games.catacombs.board import Board, Placed, Pos, slot_key
 from engine.games.catacombs.data import STATS, Catacombs, Reward
+from engine.games.catacombs.equipment import Arrangement, arrange
 from engine.games.catacombs.registry import rule
+from engine.games.catacombs.steps import (
+    Death,
+    Decide,
+    Do,
+    Draw,
+    EndTurn,
+    NextPhase,
+    ReceiveCard,
+    Repay,
+    Roll,
+    Step,
+    step_from_dict,
+)
 
 
 @dataclass
@@ -104,7 +119,7 @@ class CatacombsState(GameState):
         self.pieces: list[Piece] = []
         self.tiles: dict[str, Placed] = {}
         self.pools: dict[str, dict[str, int]] = {}
-        self.queue: list[dict[str, Any]] = []
+        self.queue: list[Step] = []
         self.relations: dict[str, int] = {}
         self.phase = PHASE_SETUP
         self.round = 0
@@ -133,10 +148,10 @@ class CatacombsState(GameState):
             return TERMINAL
         if self.queue:
             head = self.queue[0]
-            if head["t"] in ("roll", "draw"):
+            if isinstance(head, Roll | Draw):
                 return CHANCE
-            if head["t"] == "decide":
-                return int(head["seat"])
+            if isinstance(head, Decide):
+                return head.seat
         return self.seat
 
     def legal_actions(self) -> list[Action]:
@@ -181,8 +196,8 @@ class CatacombsState(GameState):
         return compute() if found is None else found
 
     def _player_actions(self) -> list[Action]:
-        if self.queue and self.queue[0]["t"] == "decide":
-            return registry.OPTIONS[self.queue[0]["fn"]](self, self.queue[0])
+        if self.queue and isinstance(self.queue[0], Decide):
+            return registry.OPTIONS[self.queue[0].fn](self, self.queue[0])
         hero = self.heroes[self.seat]
         out: list[Action] = []
         for gen in registry.ACTIONS:
@@ -190,12 +205,12 @@ class CatacombsState(GameState):
         return out
 
     def chance_outcomes(self) -> list[Outcome]:
-        if not self.queue or self.queue[0]["t"] not in ("roll", "draw"):
+        head = self.queue[0] if self.queue else None
+        if isinstance(head, Roll):
+            return list(_roll_outcomes(head.dice))
+        if not isinstance(head, Draw):
             return []
-        head = self.queue[0]
-        if head["t"] == "roll":
-            return list(_roll_outcomes(head["dice"]))
-        pool = self.pools.get(head["pool"], {})
+        pool = self.pools.get(head.pool, {})
         total = sum(pool.values())
         return [
             Outcome(Action.of("draw", card=card), Fraction(n, total))
@@ -206,32 +221,32 @@ class CatacombsState(GameState):
     def sample_chance(self) -> Action:
         """Draw a chance outcome with the state's own generator (integer weights: fast)."""
         head = self.queue[0]
-        if head["t"] == "draw":
-            pool = self.pools.get(head["pool"], {})
+        if isinstance(head, Draw):
+            pool = self.pools.get(head.pool, {})
             cards = sorted(c for c, n in pool.items() if n > 0)
             pick = self.rng.below(sum(pool[c] for c in cards))
             for card in cards:
                 if pick < pool[card]:
                     return Action.of("draw", card=card)
                 pick -= pool[card]
-        if head["t"] == "roll":
-            dice = _parse_dice(head["dice"])
+        if isinstance(head, Roll):
+            dice = _parse_dice(head.dice)
             if dice.count == 1:
                 return Action.of("roll", value=dice.modifier + 1 + self.rng.below(dice.sides))
         return super().sample_chance()
 
     def _apply(self, action: Action) -> None:
         self._chosen_in, self._memo = self._memo, {}
-        if self.queue and self.queue[0]["t"] in ("roll", "draw", "decide"):
+        if self.queue and not isinstance(self.queue[0], Do):
             head = self.queue.pop(0)
-            if head["t"] == "draw":
+            if isinstance(head, Draw):
                 card = action.get("card")
-                self.pools[head["pool"]][card] -= 1
-                registry.TASKS[head["fn"]](self, head, card)
-            elif head["t"] == "roll":
-                registry.TASKS[head["fn"]](self, head, action.get("value"))
+                self.pools[head.pool][card] -= 1
+                registry.TASKS[head.fn](self, head, card)
+            elif isinstance(head, Roll):
+                registry.TASKS[head.fn](self, head, action.get("value"))
             else:
-                registry.TASKS[head["fn"]](self, head, action)
+                registry.TASKS[head.fn](self, head, action)
         else:
             hero = self.heroes[self.seat]
             spent = registry.HANDLERS[action.kind](self, hero, action)
@@ -253,12 +268,12 @@ class CatacombsState(GameState):
     def _is_legal(self, action: Action) -> bool:
         """`action in legal_actions()`, without building the exact chance fractions."""
         head = self.queue[0] if self.queue else None
-        if head is not None and head["t"] == "draw":
+        if isinstance(head, Draw):
             card = action.get("card")
-            pool = self.pools.get(head["pool"], {})
+            pool = self.pools.get(head.pool, {})
             return action == Action.of("draw", card=card) and pool.get(card, 0) > 0
-        if head is not None and head["t"] == "roll":
-            return action in _roll_actions(head["dice"])
+        if isinstance(head, Roll):
+            return action in _roll_actions(head.dice)
         return action in self._legal()
 
     @property
@@ -268,7 +283,7 @@ class CatacombsState(GameState):
         return [1.0 if i in self.winners else 0.0 for i in range(self.players)]
 
     def summary(self) -> str:
-        head = self.queue[0]["fn"] if self.queue else "-"
+        head = self.queue[0].fn if self.queue else "-"
         hero = self.heroes[self.seat] if self.heroes else None
         where = f"{hero.character}@{hero.pos}" if hero else "-"
         return (
@@ -277,13 +292,17 @@ class CatacombsState(GameState):
         )
 
     # ----- the machine ------------------------------------------------------------------------
-    def push(self, t: str, fn: str, front: bool = True, **fields_: Any) -> None:
-        """Queue a step: `roll` (dice=…), `draw` (pool=…), `decide` (seat=…) or `do`."""
-        entry = {"t": t, "fn": fn, **fields_}
+    def push(self, step: Step, front: bool = True) -> None:
+        """Queue a step: before the steps already queued (`front`, the default: it follows from
+        what is being resolved) or after them."""
         if front:
-            self._front.append(entry)
+            self._front.append(step)
         else:
-            self.queue.append(entry)
+            self.queue.append(step)
+
+    def run(self, step: Step) -> None:
+        """Carry out an automatic step at once instead of queueing it."""
+        registry.TASKS[step.fn](self, step, None)
 
     def advance(self) -> None:
         """Run automatic steps until a chance node, a decision or a player's free choice."""
@@ -298,21 +317,21 @@ class CatacombsState(GameState):
                 return
             if self.queue:
                 head = self.queue[0]
-                if head["t"] != "do":
+                if not isinstance(head, Do):
                     return
                 self.queue.pop(0)
-                registry.TASKS[head["fn"]](self, head, None)
+                registry.TASKS[head.fn](self, head, None)
                 continue
             if self.phase != PHASE_PLAY:
-                registry.TASKS["next-phase"](self, {}, None)
+                self.run(NextPhase())
                 continue
             hero = self.heroes[self.seat]
             self._memo = {}
             if hero.active and self.actions_left > 0 and self._legal():
                 return
-            registry.TASKS["end-turn"](self, {}, None)
+            self.run(EndTurn())
 
-    _front: list[dict[str, Any]]
+    _front: list[Step]
 
     def _flush_front(self) -> None:
         if self._front:
@@ -372,6 +391,18 @@ class CatacombsState(GameState):
             value = min(value, hero.speed_set)
         return value
 
+    def arrangement(self, hero: Hero) -> Arrangement:
+        """Where the hero's items are: worn or held (their bonuses count) and packed."""
+        return arrange(
+            self.data, self._stats_cache, hero.character, tuple(hero.items), tuple(hero.packed)
+        )
+
+    def worn(self, hero: Hero) -> tuple[str, ...]:
+        """What the hero wears or holds: the items whose bonuses count."""
+        if not hero.items:
+            return ()
+        return self.arrangement(hero).worn
+
     def meet(self, hero: Hero, piece: Piece) -> None:
         """The hero has met this monster (counted once per monster)."""
         entry = f"{piece.monster}:{piece.uid}"
@@ -389,12 +420,8 @@ class CatacombsState(GameState):
         return self.relations.get(key, 0)
 
     def set_relation(self, a: int, b: int, level: int) -> None:
-        scale = self.data.rule_with("scale")
-        low, high = -1, 1
-        if scale is not None and "scale" in scale.raw:
-            low = int(scale.raw["scale"].get("min", low))
-            high = int(scale.raw["scale"].get("max", high))
-        self.relations[f"{min(a, b)}|{max(a, b)}"] = max(low, min(high, level))
+        scale = self.data.scale
+        self.relations[f"{min(a, b)}|{max(a, b)}"] = max(scale.min, min(scale.max, level))
 
     def gain(self, hero: Hero, reward: Reward, why: str) -> None:
         """Give a reward bundle; item and card draws are queued as chance steps."""
@@ -417,10 +444,10 @@ class CatacombsState(GameState):
         ):
             for _ in range(n):
                 if sum(self.pools.get(pool, {}).values()) > 0:
-                    self.push("draw", "receive-card", pool=pool, seat=hero.seat)
+                    self.push(ReceiveCard(pool=pool, seat=hero.seat))
         self.log(f"{hero.character} gains {why}: {reward_text(reward)}")
         if hero.debt and hero.lender >= 0 and reward.treasures:
-            self.push("do", "repay", seat=hero.seat)
+            self.push(Repay(seat=hero.seat))
 
     def hurt(self, hero: Hero, amount: int, cause: str) -> None:
         if amount <= 0 or not hero.alive:
@@ -433,7 +460,7 @@ class CatacombsState(GameState):
     def kill(self, hero: Hero, cause: str) -> None:
         if not hero.alive:
             return
-        registry.TASKS["death"](self, {"seat": hero.seat, "cause": cause}, None)
+        self.run(Death(seat=hero.seat, cause=cause))
 
     # ----- serialization ----------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -446,7 +473,7 @@ class CatacombsState(GameState):
             "pieces": [_plain(asdict(p)) for p in self.pieces],
             "tiles": {k: _plain(asdict(t)) for k, t in sorted(self.tiles.items())},
             "pools": copy.deepcopy(self.pools),
-            "queue": copy.deepcopy(self.queue),
+            "queue": [step.to_dict() for step in self.queue],
             "relations": dict(self.relations),
             "phase": self.phase,
             "round": self.round,
@@ -472,7 +499,7 @@ class CatacombsState(GameState):
         s.pieces = [_build(Piece, p) for p in raw["pieces"]]
         s.tiles = {k: _build(Placed, t) for k, t in raw["tiles"].items()}
         s.pools = copy.deepcopy(raw["pools"])
-        s.queue = copy.deepcopy(raw["queue"])
+        s.queue = [step_from_dict(step) for step in raw["queue"]]
         s.relations = dict(raw["relations"])
         for name in ("phase", "round", "seat", "actions_left", "ended_by", "next_uid"):
             setattr(s, name, raw[name])
@@ -532,13 +559,11 @@ def _build(cls: type, raw: dict[str, Any]) -> Any:
 @rule("shop.clothing-slots", "shop.accessories", "engine.equipment")
 def equipment_bonus(state: CatacombsState, hero: Hero, name: str) -> int:
     """Stat bonuses of what the hero wears or holds; packed items add nothing (which items are
-    worn, within the clothing slots, accessories, hands and backpack: `inventory.arrange`)."""
+    worn, within the clothing slots, accessories, hands and backpack: `equipment.arrange`)."""
     if not hero.items:
         return 0
-    from engine.games.catacombs.inventory import worn_items
-
     items = state.data.items
-    return sum(items[i].stats.get(name, 0) for i in worn_items(state, hero))
+    return sum(items[i].stats.get(name, 0) for i in state.worn(hero))
 
 
 def reward_text(reward: Reward) -> str:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from engine.core.api import Action
 from engine.games.catacombs.checks_util import apply_outcome, may_try, poison
-from engine.games.catacombs.data import Check
+from engine.games.catacombs.data import Check, Reward
 from engine.games.catacombs.registry import actions_of, handles, rule, task
 from engine.games.catacombs.state import CatacombsState, Hero
+from engine.games.catacombs.steps import PassageStash
 
 HOW = ("study", "break", "move", "mechanism")
 
@@ -75,8 +76,6 @@ def do_statue(state: CatacombsState, hero: Hero, action: Action) -> int:
             for _ in range(_snake_poison(state)):
                 poison(state, hero, "snake in a statue")
         if hero.active:
-            from engine.games.catacombs.data import Reward
-
             state.gain(hero, Reward(treasures=int(token.hidden.get("treasures", 0))), "statue")
         apply_outcome(state, hero, check.on_success, "breaking a statue")
     else:
@@ -101,12 +100,12 @@ def hidden_passage(state: CatacombsState, hero: Hero) -> None:
     """Engine assumption: the passage's new tile is not laid; its stash card goes straight to
     the hero who opened it."""
     if sum(state.pools.get("stash", {}).values()) > 0:
-        state.push("draw", "passage-stash", pool="stash", seat=hero.seat)
+        state.push(PassageStash(pool="stash", seat=hero.seat))
 
 
-@task("passage-stash")
-def passage_stash(state: CatacombsState, t: dict, card: str) -> None:
-    hero = state.heroes[t["seat"]]
+@task(PassageStash)
+def passage_stash(state: CatacombsState, t: PassageStash, card: str) -> None:
+    hero = state.heroes[t.seat]
     c = state.data.cards.get(card)
     if c is not None and hero.active and c.allowed(state.stats(hero)):
         state.gain(hero, c.reward, f"stash {card} behind a statue")

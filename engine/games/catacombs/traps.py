@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from engine.core.api import Action
+from engine.games.catacombs.board import arrive, parse_pos, pos_key
 from engine.games.catacombs.checks_util import apply_outcome, may_try, passes, poison
-from engine.games.catacombs.movement import parse_pos, pos_key
-from engine.games.catacombs.registry import actions_of, handles, rule, task
+from engine.games.catacombs.registry import actions_of, handles, on_arrival, rule, task
 from engine.games.catacombs.state import CatacombsState, Hero
+from engine.games.catacombs.steps import RunUpFirst, RunUpSecond, TrapRoll
 
 
+@on_arrival("trap")
 @rule("traps.darts", "traps.darts-dexterity", "traps.plant")
 def stop_on_trap(state: CatacombsState, hero: Hero) -> None:
     """Stopping on a trap cell: darts poison (dexterity may dodge), the plant must be passed
@@ -28,22 +30,16 @@ def stop_on_trap(state: CatacombsState, hero: Hero) -> None:
             if not trap.poison_per_stop:
                 apply_outcome(state, hero, check.on_failure, trap.id)
             return
-        state.push(
-            "roll",
-            "trap-roll",
-            dice=str(check.dice or "d6"),
-            seat=hero.seat,
-            check=check.id,
-            trap=trap.id,
-        )
+        dice = str(check.dice or "d6")
+        state.push(TrapRoll(dice=dice, seat=hero.seat, check=check.id, trap=trap.id))
         return
 
 
-@task("trap-roll")
-def trap_roll(state: CatacombsState, t: dict, value: int) -> None:
-    hero = state.heroes[t["seat"]]
-    check = state.data.checks[t["check"]]
-    trap = state.data.traps[t["trap"]]
+@task(TrapRoll)
+def trap_roll(state: CatacombsState, t: TrapRoll, value: int) -> None:
+    hero = state.heroes[t.seat]
+    check = state.data.checks[t.check]
+    trap = state.data.traps[t.trap]
     if passes(state, hero, check, value):
         state.log(f"{hero.character} gets past the {trap.id} ({value})")
         return
@@ -89,11 +85,9 @@ def trap_actions(state: CatacombsState, hero: Hero) -> list[Action]:
 @rule("traps.cutter-jump")
 def do_jump_trap(state: CatacombsState, hero: Hero, action: Action) -> int:
     """A standing jump over the cutter: 2 cells from right before it, 3 from one cell away."""
-    from engine.games.catacombs.movement import arrive
-
     hero.pos = parse_pos(action.get("to"))
     state.log(f"{hero.character} jumps over the {action.get('trap')}")
-    arrive(state, hero, None)
+    arrive(state, hero)
     return 1
 
 
@@ -156,57 +150,33 @@ def do_run_jump(state: CatacombsState, hero: Hero, action: Action) -> int:
     parity; a die after it with the same parity kills (luck 5+ may roll the second die again)."""
     trap = state.data.traps[action.get("trap")]
     check = next(state.data.checks[k] for k in trap.checks if state.data.checks[k].parity)
-    state.push(
-        "roll",
-        "run-up-first",
-        dice=str(check.dice or "d6"),
-        seat=hero.seat,
-        check=check.id,
-        to=action.get("to"),
-    )
+    dice = str(check.dice or "d6")
+    state.push(RunUpFirst(dice=dice, seat=hero.seat, check=check.id, to=action.get("to")))
     return 1
 
 
-@task("run-up-first")
-def run_up_first(state: CatacombsState, t: dict, value: int) -> None:
-    state.push(
-        "roll",
-        "run-up-second",
-        dice="d6",
-        seat=t["seat"],
-        check=t["check"],
-        to=t["to"],
-        first=value,
-        rerolled=False,
-    )
+@task(RunUpFirst)
+def run_up_first(state: CatacombsState, t: RunUpFirst, value: int) -> None:
+    state.push(RunUpSecond(dice="d6", seat=t.seat, check=t.check, to=t.to, first=value,
+                           rerolled=False))
 
 
-@task("run-up-second")
-def run_up_second(state: CatacombsState, t: dict, value: int) -> None:
-    from engine.games.catacombs.movement import arrive
-
-    hero = state.heroes[t["seat"]]
-    check = state.data.checks[t["check"]]
-    if value % 2 == t["first"] % 2:
+@task(RunUpSecond)
+def run_up_second(state: CatacombsState, t: RunUpSecond, value: int) -> None:
+    hero = state.heroes[t.seat]
+    check = state.data.checks[t.check]
+    if value % 2 == t.first % 2:
         reroll = any(m.reroll for m in check.active_modifiers(state.stats(hero), tuple(hero.items)))
-        if reroll and not t["rerolled"]:
-            state.push(
-                "roll",
-                "run-up-second",
-                dice="d6",
-                seat=t["seat"],
-                check=t["check"],
-                to=t["to"],
-                first=t["first"],
-                rerolled=True,
-            )
+        if reroll and not t.rerolled:
+            state.push(RunUpSecond(dice="d6", seat=t.seat, check=t.check, to=t.to, first=t.first,
+                                   rerolled=True))
             return
         apply_outcome(state, hero, check.on_failure, "the cutter")
         if not hero.alive:
             return
-    hero.pos = parse_pos(t["to"])
+    hero.pos = parse_pos(t.to)
     state.log(f"{hero.character} runs through the cutter")
-    arrive(state, hero, None)
+    arrive(state, hero)
 
 
 @rule("traps.kinds")

@@ -3,24 +3,29 @@
 from __future__ import annotations
 
 from engine.core.api import Action
+from engine.games.catacombs.board import parse_slot
+from engine.games.catacombs.ending import check_end
+from engine.games.catacombs.labyrinths import open_descents
 from engine.games.catacombs.registry import actions_of, handles, rule, task
+from engine.games.catacombs.relationships import interest
+from engine.games.catacombs.shelters import blocked
 from engine.games.catacombs.state import PHASE_OVER, CatacombsState, Hero
+from engine.games.catacombs.steps import EndTurn, MonsterPhase, NewRound
 
 DEFAULT_ACTIONS = 2
 DEFAULT_FIRST_TURN_ACTIONS = 1
 
 
 def actions_per_turn(state: CatacombsState) -> int:
-    for rid in sorted(state.data.rules):
-        entry = state.data.rules[rid]
-        if entry.phase == "turn" and "actions" in entry.raw and "allowed_actions" in entry.raw:
-            return int(entry.raw["actions"])
-    return DEFAULT_ACTIONS
+    entry = state.data.turn_rule
+    return entry.actions if entry is not None and entry.actions is not None else DEFAULT_ACTIONS
 
 
 def first_turn_actions(state: CatacombsState) -> int:
-    entry = state.data.rule_with("actions", "first-turn")
-    return int(entry.raw["actions"]) if entry else DEFAULT_FIRST_TURN_ACTIONS
+    entry = state.data.first_turn_rule
+    if entry is None or entry.actions is None:
+        return DEFAULT_FIRST_TURN_ACTIONS
+    return entry.actions
 
 
 def first_round(state: CatacombsState) -> bool:
@@ -59,8 +64,6 @@ def flooding(state: CatacombsState, hero: Hero) -> bool:
 def come_out_or_suffocate(state: CatacombsState, hero: Hero) -> bool:
     """A hiding hero's turns in the shelter run down; when they are over the hero comes out,
     unless the shelter is blocked: then the hero suffocates. False when the hero died."""
-    from engine.games.catacombs.shelters import blocked
-
     trapped = blocked(state, hero)
     hero.hidden -= 1
     if hero.hidden > 0:
@@ -87,8 +90,6 @@ def begin_turn(state: CatacombsState) -> None:
         return
     if hero.hidden > 0 and not come_out_or_suffocate(state, hero):
         return
-    from engine.games.catacombs.relationships import interest
-
     interest(state, hero)
     if first_round(state):
         state.actions_left = first_turn_actions(state)
@@ -98,26 +99,24 @@ def begin_turn(state: CatacombsState) -> None:
     state.actions_left = actions_per_turn(state) + extra
 
 
-@task("end-turn")
+@task(EndTurn)
 @rule("engine.turn-order")
-def end_turn(state: CatacombsState, t: dict, _: object) -> None:
+def end_turn(state: CatacombsState, t: EndTurn, _: object) -> None:
     """Play passes to the next seat; after the last seat the monsters move, then a new round."""
     if state.phase == PHASE_OVER:
         return
     state.seat += 1
     if state.seat >= state.players:
         state.seat = 0
-        state.push("do", "monster-phase", front=False)
-        state.push("do", "new-round", front=False)
+        state.push(MonsterPhase(), front=False)
+        state.push(NewRound(), front=False)
         return
     begin_turn(state)
 
 
-@task("new-round")
+@task(NewRound)
 @rule("engine.turn-bound")
-def new_round(state: CatacombsState, t: dict, _: object) -> None:
-    from engine.games.catacombs.ending import check_end
-
+def new_round(state: CatacombsState, t: NewRound, _: object) -> None:
     state.round += 1
     if state.round > state.max_rounds:
         state.phase = PHASE_OVER
@@ -137,14 +136,10 @@ def new_round(state: CatacombsState, t: dict, _: object) -> None:
 def labyrinth_closed(state: CatacombsState) -> bool:
     """Engine assumption: when no tile edge opens onto an empty place, tiles remain and the
     final tile is not laid, the game cannot be won and ends without a winner."""
-    from engine.games.catacombs.board import parse_slot
-
     if state.artifact_taken or any(
         state.data.tiles[t.tile].type == "final" for t in state.tiles.values()
     ):
         return False
-    from engine.games.catacombs.labyrinths import open_descents
-
     board = state.board
     if open_descents(state):
         return False
