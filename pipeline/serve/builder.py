@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.cards.progress import Progress as StageProgress
-from pipeline.diagnostics import Diagnostic, RelicError, Severity, error
+from pipeline.diagnostics import Diagnostic, RelicError, Severity, Span, error, relative
 from pipeline.serve.messages import Built, Checked, Progress, Report, Request, Settings
 
 PR_SET_PDEATHSIG = 1
@@ -134,12 +134,23 @@ class Builder:
                 self.handle(request)
 
     def handle(self, request: Request) -> None:
-        if request.what == "cards":
-            self.cards(request.generation)
-        elif request.what == "odds":
-            self.send(self.odds(request.generation))
-        elif request.what == "rulebook":
-            self.send(self.rulebook_pages(request.generation))
+        """One request; a bug below becomes an `internal` diagnostic, not a dead builder."""
+        started = time.perf_counter()
+        try:
+            if request.what == "cards":
+                self.cards(request.generation)
+            elif request.what == "odds":
+                self.send(self.odds(request.generation))
+            elif request.what == "rulebook":
+                self.send(self.rulebook_pages(request.generation))
+        except Exception as exc:  # reported where the user looks, with its type
+            problem = (error("internal", f"{type(exc).__name__}: {exc}", self._manifest_span(),
+                             hint="this is a bug in Relic Press, not in the content"),)
+            if request.what == "cards":
+                self.send(Built(request.generation, False, problem,
+                                time.perf_counter() - started))
+            else:
+                self.send(Report(request.generation, request.what, diagnostics=problem))
 
     # ----- cards --------------------------------------------------------------------------
 
@@ -248,10 +259,8 @@ class Builder:
         conn.close()
         self.checker = None
 
-    def _manifest_span(self):
-        from pipeline.diagnostics import Span
-
-        return Span(str(self.settings.pack_dir / "pack.yaml"))
+    def _manifest_span(self) -> Span:
+        return Span(relative(self.settings.pack_dir / "pack.yaml"))
 
     # ----- reports ------------------------------------------------------------------------
 

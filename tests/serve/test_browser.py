@@ -105,6 +105,8 @@ def test_gallery_edit_overlay_in_chromium(served: ServeProcess, pack: Path,
                            f" return i.src !== {src['draught']!r} && i.complete"
                            " && i.naturalWidth > 0; })()", timeout=WAIT_MS)
     assert page.evaluate("window.__sameDocument") is True  # no full reload
+    told = page.evaluate("window.relicPreview.events.map(e => [e.name, e.data.building || false])")
+    assert ["progress", True] in told and ["built", False] in told  # the page showed progress
     after = dict(page.eval_on_selector_all(
         "article.item img.front", "els => els.map(e => [e.closest('article').dataset.id, e.src])"))
     assert {k for k in src if src[k] != after[k]} == {"draught"}

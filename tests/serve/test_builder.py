@@ -1,0 +1,90 @@
+"""The builder, in this process: a rebuild reports exactly the files an edit changed, errors keep
+the last good model, the plug-in checks report after, and a bug becomes a diagnostic."""
+
+from __future__ import annotations
+
+from multiprocessing.connection import wait
+from pathlib import Path
+
+import pytest
+
+from pipeline.serve.builder import Builder
+from pipeline.serve.messages import Built, Checked, Progress, Report, Request, Settings
+from tests.serve.conftest import BROKEN, BROKEN_AT, PRINTED, edit
+
+
+class Pipe:
+    """Stands in for the builder's end of the pipe: keeps what it is sent."""
+
+    def __init__(self) -> None:
+        self.sent: list[object] = []
+
+    def send(self, message: object) -> None:
+        self.sent.append(message)
+
+    def last(self, kind: type):
+        return next(m for m in reversed(self.sent) if isinstance(m, kind))
+
+
+@pytest.fixture
+def builder(pack: Path, render_cache: Path, tmp_path: Path) -> Builder:
+    settings = Settings(pack_dir=pack, out_root=tmp_path / "out", cache_dir=render_cache,
+                        langs=("ru",), duplex=False)
+    return Builder(settings, Pipe())  # type: ignore[arg-type]
+
+
+def finish_checks(builder: Builder) -> Checked:
+    assert builder.checker is not None
+    wait([builder.checker[1]], timeout=120)
+    builder._checked()
+    return builder.conn.last(Checked)  # type: ignore[attr-defined]
+
+
+def test_a_rebuild_reports_what_the_edit_changed(builder: Builder, pack: Path) -> None:
+    builder.handle(Request(1, "cards"))
+    first = builder.conn.last(Built)  # type: ignore[attr-defined]
+    assert first.ok and first.gallery is not None
+    assert {i.id for i in first.gallery.items} == PRINTED
+    assert any(isinstance(m, Progress) and m.total for m in builder.conn.sent)  # type: ignore
+    assert [k for k, _ in first.timings][:2] == ["check", "prepare"]
+    assert finish_checks(builder).generation == 1
+    edit(pack / "cards.yaml", "Сквозняк", "Ледяной ветер")
+    builder.handle(Request(2, "cards"))
+    second = builder.conn.last(Built)  # type: ignore[attr-defined]
+    pictures = [p for p in second.changed if p.endswith(".png")]
+    assert pictures == ["ru/png/draught-1.png", "ru/png/draught-2.png"]
+    assert second.rendered == 1 and "ru/manifest.json" not in second.changed
+    builder._cancel_checks()
+
+
+def test_errors_keep_the_last_good_model(builder: Builder, pack: Path) -> None:
+    builder.handle(Request(1, "cards"))
+    builder._cancel_checks()
+    edit(pack / "cards.yaml", *BROKEN)
+    builder.handle(Request(2, "cards"))
+    broken = builder.conn.last(Built)  # type: ignore[attr-defined]
+    file, line, col = BROKEN_AT
+    assert not broken.ok and broken.gallery is None and builder.checker is None
+    [problem] = broken.diagnostics
+    assert (problem.code, problem.span.file.endswith(file), problem.span.line,
+            problem.span.col) == ("yaml-syntax", True, line, col)
+    builder.handle(Request(2, "odds"))  # the reports still answer, from the last good model
+    assert builder.conn.last(Report).diagnostics == ()  # type: ignore[attr-defined]
+
+
+def test_a_bug_is_a_diagnostic_not_a_dead_builder(builder: Builder,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args, **kwargs):
+        raise KeyError("oops")
+
+    monkeypatch.setattr(builder, "_build", broken)
+    builder.handle(Request(1, "cards"))
+    built = builder.conn.last(Built)  # type: ignore[attr-defined]
+    assert not built.ok and built.diagnostics[0].code == "internal"
+    assert "KeyError" in built.diagnostics[0].message
+
+
+def test_reports_need_a_good_build_first(builder: Builder) -> None:
+    builder.handle(Request(1, "rulebook"))
+    report = builder.conn.last(Report)  # type: ignore[attr-defined]
+    assert report.name == "rulebook" and report.diagnostics[0].code == "no-model"
