@@ -39,7 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from pipeline.cards.render import default_workers
-    from pipeline.serve import choose_pack, pack_languages
+    from pipeline.serve import choose_pack, out_folder, pack_languages
     from pipeline.serve.app import PreviewServer
     from pipeline.serve.messages import Settings
     from pipeline.serve.server import serve
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     pack_dir = choose_pack(Path(args.content), args.pack)
     languages = pack_languages(pack_dir)
     lang = args.lang or (languages[0] if languages else "")
-    out = (args.out or Path("build") / pack_dir.name / "preview").resolve()
+    out = out_folder(pack_dir, args.out or Path("build") / pack_dir.name / "preview")
     settings = Settings(pack_dir=pack_dir.resolve(), out_root=out,
                         cache_dir=args.cache.resolve(), langs=(lang,) if lang else (),
                         jobs=args.jobs or default_workers(), duplex=False, gallery=True)

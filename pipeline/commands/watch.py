@@ -108,12 +108,12 @@ async def _loop(settings, printer: Printer) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from pipeline.cards.render import default_workers
-    from pipeline.serve import choose_pack
+    from pipeline.serve import choose_pack, out_folder
     from pipeline.serve.messages import Settings
 
     pack_dir = choose_pack(Path(args.content), args.pack)
-    out = args.out or Path("build") / pack_dir.name
-    settings = Settings(pack_dir=pack_dir.resolve(), out_root=out.resolve(),
+    out = out_folder(pack_dir, args.out or Path("build") / pack_dir.name)
+    settings = Settings(pack_dir=pack_dir.resolve(), out_root=out,
                         cache_dir=args.cache.resolve(),
                         langs=() if args.lang == "all" else tuple(args.lang.split(",")),
                         jobs=args.jobs or default_workers(), duplex=not args.no_duplex,

@@ -19,7 +19,7 @@ from pathlib import Path
 from pipeline.diagnostics import RelicError, Span, error
 from pipeline.stages import find_packs, load_manifest, pack_dir_for
 
-__all__ = ["choose_pack", "pack_languages"]
+__all__ = ["choose_pack", "out_folder", "pack_languages"]
 
 
 def choose_pack(content: Path, pack_id: str | None) -> Path:
@@ -43,3 +43,13 @@ def pack_languages(pack_dir: Path) -> tuple[str, ...]:
     except RelicError:
         return ()
     return pack.languages if pack is not None else ()
+
+
+def out_folder(pack_dir: Path, out: Path) -> Path:
+    """Where the loop builds: never inside the pack (it never writes content), nor above it."""
+    out, pack = out.resolve(), pack_dir.resolve()
+    if out == pack or pack in out.parents or out in pack.parents:
+        raise RelicError([error("usage", f"--out {out} would put build files among the pack's "
+                                f"content ({pack}); choose a folder outside it",
+                                Span("<command line>"))])
+    return out

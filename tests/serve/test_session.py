@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from pipeline.cards.formats import PROJECT_ROOT
+from pipeline.diagnostics import RelicError
+from pipeline.serve import out_folder
 from pipeline.serve.session import classify, interesting, watched
 
 
@@ -32,3 +36,12 @@ def test_it_watches_the_pack_schemas_templates_and_assets(tmp_path: Path) -> Non
     paths = watched(tmp_path)
     assert paths[0] == tmp_path
     assert {p.name for p in paths[1:]} == {"schemas", "templates", "assets"}
+
+
+def test_the_loop_never_builds_inside_the_pack(tmp_path: Path) -> None:
+    pack = tmp_path / "content" / "p"
+    pack.mkdir(parents=True)
+    for bad in (pack, pack / "build", tmp_path / "content"):
+        with pytest.raises(RelicError, match="among the pack's content"):
+            out_folder(pack, bad)
+    assert out_folder(pack, tmp_path / "build" / "p") == (tmp_path / "build" / "p").resolve()
