@@ -12,10 +12,12 @@ from pathlib import Path
 import psutil
 import pytest
 
+from pipeline.cards import render
 from pipeline.serve.client import ServeProcess
 from tests.serve.conftest import BROKEN, BROKEN_AT, ROOT, copy_pack, edit
 
-CARDS = 30  # distinct cards: enough faces (>= 24) for the first render to start a pool
+# distinct cards: enough faces for the first (cold) render to start its pool of processes
+CARDS = getattr(render, "SMALL_RENDER", 200) + 5
 
 
 def big_pack(folder: Path) -> Path:
@@ -54,7 +56,7 @@ def test_a_signal_stops_the_server_and_all_its_workers(tmp_path: Path, sig: int)
     serve.start()
     stream = serve.events()
     try:  # while the first (cold) render runs on its pool of render processes
-        stream.wait_for(lambda e: e.name == "progress" and "rendering" in e.data["label"],
+        stream.wait_for(lambda e: e.name == "progress" and e.data["total"] > CARDS,
                         timeout=120)
         deadline = time.monotonic() + 60
         tree = descendants(serve.pid)
