@@ -29,7 +29,7 @@ class Pipe:
 @pytest.fixture
 def builder(pack: Path, render_cache: Path, tmp_path: Path) -> Builder:
     settings = Settings(pack_dir=pack, out_root=tmp_path / "out", cache_dir=render_cache,
-                        langs=("ru",), duplex=False)
+                        langs=("ru",))
     return Builder(settings, Pipe())  # type: ignore[arg-type]
 
 

@@ -18,7 +18,7 @@ def built(tmp_path_factory: pytest.TempPathFactory, render_cache: Path):
     out = tmp_path_factory.mktemp("gallery-out")
     model = load_model(FIXTURE)
     build(model, BuildOptions(out_root=out, cache_dir=render_cache, langs=("ru",),
-                              duplex=False, png=True, workers=1))
+                              png=True, workers=1))
     return model, out
 
 

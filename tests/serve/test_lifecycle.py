@@ -3,9 +3,11 @@ it started (the builder, its render pool, its checks); `relic watch` prints what
 
 from __future__ import annotations
 
+import queue
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -84,14 +86,17 @@ def test_watch_rebuilds_on_change_and_prints_diagnostics(tmp_path: Path,
                "--jobs", "1"]
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True, stdin=subprocess.DEVNULL)
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in process.stdout or ()],
+                     daemon=True).start()
     seen: list[str] = []
 
     def until(text: str, timeout: float = 120) -> str:
         deadline = time.monotonic() + timeout
-        assert process.stdout is not None
-        while time.monotonic() < deadline:
-            line = process.stdout.readline()
-            if not line:
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                line = lines.get(timeout=left)
+            except queue.Empty:
                 break
             seen.append(line)
             if text in line:
