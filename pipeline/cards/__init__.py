@@ -44,6 +44,7 @@ class BuildOptions:
     workers: int = 1
     batch_size: int = 40  # faces per WeasyPrint document (outputs do not depend on it)
     keep_cache_days: float = KEEP_DAYS  # cache files no build used for longer are removed
+    pdf: bool = True  # False: no sheets or shop files, only PNGs and the manifest (live preview)
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,8 @@ def build(model: Model, options: BuildOptions, progress: Progress | None = None,
                               options, progress, workers)
     layouts = {lang: {fmt: layout(expanded[lang].of_format(fmt), profile.formats[fmt],
                                   profile.sheet, duplex=True)
-                      for fmt in expanded[lang].formats()} for lang in langs}
+                      for fmt in (expanded[lang].formats() if options.pdf else ())}
+               for lang in langs}
     from pipeline.cards.write import PackMeta, write_langs
 
     meta = PackMeta(model.pack.id, dict(model.pack.title), model.pack.source_language)

@@ -50,6 +50,6 @@ def run(args: argparse.Namespace) -> int:
     out = out_folder(pack_dir, args.out or Path("build") / pack_dir.name / "preview")
     settings = Settings(pack_dir=pack_dir.resolve(), out_root=out,
                         cache_dir=args.cache.resolve(), langs=(lang,) if lang else (),
-                        jobs=args.jobs or default_workers(), gallery=True)
+                        jobs=args.jobs or default_workers(), pdf=False, gallery=True)
     preview = PreviewServer(settings, lang, args.editor_url, Path.cwd())
     return serve(preview, args.host, args.port)

@@ -188,7 +188,7 @@ class Builder:
             raise RelicError(unsafe)
         s = self.settings
         options = BuildOptions(out_root=s.out_root, cache_dir=s.cache_dir, langs=s.langs,
-                               duplex=s.duplex, png=True, workers=s.jobs)
+                               duplex=s.duplex, png=True, pdf=s.pdf, workers=s.jobs)
         progress = PipeProgress(self.send, generation)
         result = build(model, options, progress)
         progress.mark("gallery")

@@ -25,6 +25,7 @@ class Settings:
     langs: tuple[str, ...] = ()  # empty: every language of the pack
     jobs: int = 1
     duplex: bool = True
+    pdf: bool = True  # False: pictures and manifest only (the browser preview needs no PDFs)
     gallery: bool = True  # the browser preview wants the gallery; `relic watch` does not
     rulebook: bool = False  # rebuild the rulebook after every good build (`relic watch`)
     rulebook_paper: str | None = None

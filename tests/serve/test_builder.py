@@ -26,10 +26,11 @@ class Pipe:
         return next(m for m in reversed(self.sent) if isinstance(m, kind))
 
 
-@pytest.fixture
-def builder(pack: Path, render_cache: Path, tmp_path: Path) -> Builder:
+@pytest.fixture(params=[True, False], ids=["with-pdf", "preview"])
+def builder(request: pytest.FixtureRequest, pack: Path, render_cache: Path,
+            tmp_path: Path) -> Builder:
     settings = Settings(pack_dir=pack, out_root=tmp_path / "out", cache_dir=render_cache,
-                        langs=("ru",))
+                        langs=("ru",), pdf=request.param)
     return Builder(settings, Pipe())  # type: ignore[arg-type]
 
 
@@ -54,7 +55,10 @@ def test_a_rebuild_reports_what_the_edit_changed(builder: Builder, pack: Path) -
     pictures = [p for p in second.changed if p.endswith(".png")]
     assert pictures == ["ru/png/draught-1.png", "ru/png/draught-2.png"]
     others = [p for p in second.changed if not p.endswith(".png")]
-    assert others and all(p.endswith(".pdf") and "poker" in p for p in others)  # its sheets
+    if builder.settings.pdf:  # the sheets and shop file that show the card
+        assert others and all(p.endswith(".pdf") and "poker" in p for p in others)
+    else:  # the preview: pictures only
+        assert others == [] and not list((builder.settings.out_root / "ru").rglob("*.pdf"))
     builder._cancel_checks()
 
 
