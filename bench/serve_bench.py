@@ -91,17 +91,22 @@ def measure_serve(content: Path, pack: str, lang: str, cache: Path, edits: int
         serve.stop()
 
 
-def measure_build(content: Path, pack: str, lang: str, cache: Path) -> float:
-    """The peer: `relic build` of the same pack after the same kind of edit."""
+def measure_build(content: Path, pack: str, lang: str, cache: Path) -> float | str:
+    """The peer: `relic build` of the same pack after the same kind of edit (or why it
+    failed)."""
     path, _, name = pick(content / pack, lang)
     cmd = [sys.executable, "-m", "pipeline.cli", "build", "--pack", pack, "--content",
            str(content), "--lang", lang, "--out", str(content.parent / "peer"), "--cache",
            str(cache), "--quiet", "--no-rulebook"]
     env = {**os.environ, "CI": "1"}
-    subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, env=env)  # warm the cache
+    warm = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env)
+    if warm.returncode:
+        return f"failed ({warm.returncode}): {warm.stderr.strip().splitlines()[0]}"
     edit(path, name, f"{name} peer {time.time_ns() % 10**6}")
     started = time.perf_counter()
-    subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, env=env)
+    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env)
+    if done.returncode:
+        return f"failed ({done.returncode}): {done.stderr.strip().splitlines()[0]}"
     return time.perf_counter() - started
 
 
@@ -128,7 +133,8 @@ def main() -> None:
     names = list(dict.fromkeys(k for step in steps for k in step))
     print("where the builder spends it (median s): " + ", ".join(
         f"{k} {statistics.median(step.get(k, 0.0) for step in steps):.3f}" for k in names))
-    print(f"peer: relic build --lang {args.lang} --no-rulebook after the same edit: {peer:.3f} s")
+    shown = f"{peer:.3f} s" if isinstance(peer, float) else peer
+    print(f"peer: relic build --lang {args.lang} --no-rulebook after the same edit: {shown}")
     print("target: under 1 s from the write to the new picture")
 
 
