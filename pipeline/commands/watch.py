@@ -6,10 +6,11 @@ import argparse
 import asyncio
 import signal
 import sys
+import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from pipeline.diagnostics import Severity
+from pipeline.diagnostics import Severity, relative
 
 SHOWN_FILES = 12
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -45,6 +46,8 @@ class Printer:
 
     def __init__(self, stream: TextIO = sys.stderr):
         self.stream = stream
+        self.step: tuple[str, float] = ("", 0.0)  # the step under way and when it began
+        self.shown = -1  # the last tenth of it printed
 
     def say(self, text: str) -> None:
         print(text, file=self.stream, flush=True)
@@ -58,8 +61,8 @@ class Printer:
             names = ", ".join(Path(p).name for p in message.paths[:SHOWN_FILES])
             self.say(f"relic: changed: {names}" + (" (restarting the builder)"
                                                    if message.restart else ""))
-        elif isinstance(message, Progress) and message.total and message.done == message.total:
-            self.say(f"relic: {message.label}: {message.done}/{message.total}")
+        elif isinstance(message, Progress):
+            self.progress(message)
         elif isinstance(message, Built):
             self.built(message)
         elif isinstance(message, Checked):
@@ -71,13 +74,23 @@ class Printer:
         elif isinstance(message, Stopped):
             self.say("relic: the builder stopped; the next change starts it again")
 
+    def progress(self, message) -> None:
+        """Long steps only (a cold render): a line per tenth once a step has run 2 s."""
+        now = time.monotonic()
+        if message.label != self.step[0]:
+            self.step, self.shown = (message.label, now), -1
+        tenth = 10 * message.done // max(message.total, 1)
+        if message.total and now - self.step[1] >= 2 and tenth != self.shown:
+            self.shown = tenth
+            self.say(f"relic: {message.label}: {message.done}/{message.total}")
+
     def built(self, message) -> None:
         for d in message.diagnostics:
             self.say(d.text())
         if not message.ok:
             self.say(f"relic: {message.errors} error(s); the last good build stays in place")
             return
-        folders = ", ".join(message.folders)
+        folders = ", ".join(relative(f) for f in message.folders)
         self.say(f"relic: built {folders} in {message.seconds:.2f} s: {message.components} "
                  f"components, {message.rendered} faces rendered")
         changed = list(message.changed)
