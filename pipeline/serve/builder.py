@@ -1,9 +1,10 @@
 """The builder: one long-lived process that re-checks and rebuilds a pack on request.
 
 It runs the pipeline's own stages: `analyze()` (load, validate, resolve), then the cached cards
-build (`pipeline.cards.build`: only faces whose content changed are rendered again), then, in a
-forked child that a newer edit cancels, the slower plug-in checks. Staying alive keeps what
-rendering has loaded (the renderer, parsed styles, font subsets) warm from one edit to the next.
+build (`pipeline.cards.build`: only faces whose content changed are rendered again). The slower
+work that follows, the plug-in checks and a requested rulebook, runs in forked children ("jobs")
+that a newer edit cancels. Staying alive keeps what rendering has loaded (the renderer, parsed
+styles, font subsets) warm from one edit to the next.
 
 The process leads its own process group, so that stopping it stops every render worker and
 check it started (`BuilderProcess.stop`); it also dies with the process that started it.
@@ -19,16 +20,17 @@ import signal
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
 
 from pipeline.cards.progress import Progress as StageProgress
 from pipeline.diagnostics import Diagnostic, RelicError, Severity, Span, error, relative
+from pipeline.serve import reports
 from pipeline.serve.messages import Built, Checked, Progress, Report, Request, Settings
 
 PR_SET_PDEATHSIG = 1
-RULEBOOK_DPI = 110
 
 
 class Stopped:
@@ -104,6 +106,16 @@ def _stop_group(signum: int, frame: object) -> None:
     os._exit(143)
 
 
+@dataclass
+class Job:
+    """Slow work in a forked child: its pipe carries progress, then one final message."""
+
+    name: str
+    process: multiprocessing.Process
+    conn: Connection
+    generation: int
+
+
 class Builder:
     def __init__(self, settings: Settings, conn: Connection):
         self.settings = settings
@@ -111,19 +123,16 @@ class Builder:
         self.model = None  # the model of the last good build
         self.folders: dict[str, Path] = {}
         self.previous: dict[str, str] = {}  # files of the last good build: path -> sha256
-        self.checker: tuple[multiprocessing.Process, Connection, int, float] | None = None
+        self.jobs: list[Job] = []
 
     def send(self, message: Any) -> None:
         self.conn.send(message)
 
     def loop(self) -> None:
         while True:
-            waiting: list[Any] = [self.conn]
-            if self.checker is not None:
-                waiting.append(self.checker[1])
-            ready = wait(waiting)
-            if self.checker is not None and self.checker[1] in ready:
-                self._checked()
+            ready = wait([self.conn, *(job.conn for job in self.jobs)])
+            for job in [j for j in self.jobs if j.conn in ready]:
+                self._from_job(job)
             if self.conn in ready:
                 try:
                     request = self.conn.recv()
@@ -140,9 +149,10 @@ class Builder:
             if request.what == "cards":
                 self.cards(request.generation)
             elif request.what == "odds":
-                self.send(self.odds(request.generation))
+                self.send(reports.odds(self.model, request.generation, self.send)
+                          if self.model is not None else self._no_model(request))
             elif request.what == "rulebook":
-                self.send(self.rulebook_pages(request.generation))
+                self._rulebook(request)
         except Exception as exc:  # reported where the user looks, with its type
             problem = (error("internal", f"{type(exc).__name__}: {exc}", self._manifest_span(),
                              hint="this is a bug in Relic Press, not in the content"),)
@@ -158,7 +168,7 @@ class Builder:
         from pipeline.stages import analyze
 
         started = time.perf_counter()
-        self._cancel_checks()
+        self._cancel_jobs()  # their results would describe the content before this edit
         self.send(Progress(generation, "checking the content"))
         analysis = analyze(self.settings.pack_dir, plugins=False)
         checked = time.perf_counter()
@@ -175,7 +185,7 @@ class Builder:
             return
         self.send(built)
         if built.checks:
-            self._start_checks(analysis.model, generation)
+            self._start("checks", generation, _checks, analysis.model, generation)
 
     def _build(self, model, generation: int, found: tuple[Diagnostic, ...], started: float,
                timings: tuple[tuple[str, float], ...]) -> Built:
@@ -216,136 +226,100 @@ class Builder:
         if not (model.pack.root / "rules").is_dir():
             return ()
         written = []
+        paper = reports.rulebook_paper(model, self.settings.rulebook_paper)
         for lang, folder in self.folders.items():
             self.send(Progress(generation, f"rulebook ({lang})"))
-            build_rulebook(model, lang, folder, paper=self._paper(model))
+            build_rulebook(model, lang, folder, paper=paper)
             refresh_manifest(folder)
             written.append(f"{lang}/rulebook.pdf")
         return tuple(written)
 
-    def _paper(self, model) -> str:
-        return self.settings.rulebook_paper or model.pack.data.get("rules", {}).get("paper", "a5")
+    # ----- reports and checks: jobs in forked children ------------------------------------
 
-    # ----- plug-in checks, in a child a newer edit cancels ----------------------------------
-
-    def _start_checks(self, model, generation: int) -> None:
-        context = multiprocessing.get_context("fork")
-        theirs_parent, theirs_child = context.Pipe(duplex=False)
-        process = context.Process(target=_run_checks, args=(model, theirs_child), daemon=True,
-                                  name="relic-checks")
-        process.start()
-        theirs_child.close()
-        self.checker = (process, theirs_parent, generation, time.perf_counter())
-
-    def _checked(self) -> None:
-        assert self.checker is not None
-        process, conn, generation, started = self.checker
-        try:
-            found = conn.recv()
-        except EOFError:
-            found = (error("check-crashed", "the plug-in checks stopped without a result",
-                           self._manifest_span()),)
-        conn.close()
-        process.join()
-        self.checker = None
-        self.send(Checked(generation, tuple(found), time.perf_counter() - started))
-
-    def _cancel_checks(self) -> None:
-        if self.checker is None:
+    def _rulebook(self, request: Request) -> None:
+        if self.model is None or not self.folders:
+            self.send(self._no_model(request))
             return
-        process, conn, _, _ = self.checker
-        process.kill()
-        process.join()
-        conn.close()
-        self.checker = None
+        if any(job.name == "rulebook" for job in self.jobs):
+            return  # one is under way; its report answers this request too
+        self._start("rulebook", request.generation, self._rulebook_job, request.generation)
+
+    def _rulebook_job(self, generation: int) -> Report:
+        return reports.rulebook(self.model, self.folders, self.settings.out_root, generation,
+                                self.send, self.settings.rulebook_paper)
+
+    def _start(self, name: str, generation: int, work: Callable[..., Any], *args: Any) -> None:
+        """Run `work(*args)` in a forked child; what it sends and returns comes back here."""
+        context = multiprocessing.get_context("fork")
+        ours, theirs = context.Pipe(duplex=False)
+        process = context.Process(target=_job, args=(self, name, generation, theirs, work, args),
+                                  daemon=True, name=f"relic-{name}")
+        process.start()
+        theirs.close()
+        self.jobs.append(Job(name, process, ours, generation))
+
+    def _from_job(self, job: Job) -> None:
+        try:
+            message = job.conn.recv()
+        except EOFError:  # it died without its final word
+            message = self._crashed(job)
+        if isinstance(message, Progress):
+            self.send(message)
+            return
+        job.conn.close()
+        job.process.join()
+        self.jobs.remove(job)
+        self.send(message)
+
+    def _crashed(self, job: Job) -> Any:
+        return self.failed(job.name, job.generation, error(
+            f"{job.name}-crashed", f"the {job.name} stopped without a result (exit code "
+            f"{job.process.exitcode})", self._manifest_span()))
+
+    @staticmethod
+    def failed(name: str, generation: int, problem: Diagnostic) -> Any:
+        """The final message of a job that could not finish."""
+        if name == "checks":
+            return Checked(generation, (problem,), 0.0)
+        return Report(generation, name, diagnostics=(problem,))
+
+    def _cancel_jobs(self) -> None:
+        for job in self.jobs:
+            job.process.kill()
+            job.process.join()
+            job.conn.close()
+        self.jobs = []
+
+    def _no_model(self, request: Request) -> Report:
+        return reports.no_model(request.generation, request.what, self._manifest_span())
 
     def _manifest_span(self) -> Span:
         return Span(relative(self.settings.pack_dir / "pack.yaml"))
 
-    # ----- reports ------------------------------------------------------------------------
 
-    def _no_model(self, generation: int, name: str) -> Report:
-        return Report(generation, name, diagnostics=(error(
-            "no-model", "the content has errors; fix them and the report follows",
-            self._manifest_span()),))
-
-    def odds(self, generation: int) -> Report:
-        from engine.core.odds import as_json
-        from pipeline.commands.odds import odds_tables
-
-        if self.model is None:
-            return self._no_model(generation, "odds")
-        self.send(Progress(generation, "odds"))
-        try:
-            return Report(generation, "odds", as_json(odds_tables(self.model)))
-        except RelicError as exc:
-            return Report(generation, "odds", diagnostics=exc.diagnostics)
-
-    def rulebook_pages(self, generation: int) -> Report:
-        """The rulebook of the preview language as a PDF and one PNG per page."""
-        from pipeline.fsutil import atomic_write
-        from pipeline.rulebook import build_rulebook
-
-        if self.model is None or not self.folders:
-            return self._no_model(generation, "rulebook")
-        model = self.model
-        if not (model.pack.root / "rules").is_dir():
-            return Report(generation, "rulebook", {"pages": [], "pdf": None})
-        lang, folder = next(iter(self.folders.items()))
-        self.send(Progress(generation, f"rulebook ({lang})"))
-        try:  # written beside the cards (whose PNGs give its thumbnails), then moved out
-            [pdf] = build_rulebook(model, lang, folder, paper=self._paper(model))[:1]
-        except RelicError as exc:
-            return Report(generation, "rulebook", diagnostics=exc.diagnostics)
-        target = self.settings.out_root / "rulebook" / lang
-        target.mkdir(parents=True, exist_ok=True)
-        data = pdf.read_bytes()
-        atomic_write(target / "rulebook.pdf", data)
-        pdf.unlink(missing_ok=True)
-        pages = []
-        for number, png in enumerate(_pages(data, RULEBOOK_DPI), start=1):
-            self.send(Progress(generation, f"rulebook ({lang}): page", number))
-            atomic_write(target / f"page-{number:03d}.png", png)
-            pages.append(_image(f"rulebook/{lang}/page-{number:03d}.png", png))
-        for stale in target.glob("page-*.png"):
-            if int(stale.stem.split("-")[1]) > len(pages):
-                stale.unlink()
-        return Report(generation, "rulebook",
-                      {"pdf": _image(f"rulebook/{lang}/rulebook.pdf", data), "pages": pages})
-
-
-def _image(path: str, data: bytes):
-    import hashlib
-
-    from pipeline.serve.gallery import Image
-
-    return Image(path, hashlib.sha256(data).hexdigest())
-
-
-def _pages(pdf: bytes, dpi: int):
-    """PNG bytes of every page of a PDF (pypdfium2)."""
-    import io
-
-    import pypdfium2 as pdfium
-
-    document = pdfium.PdfDocument(pdf)
+def _job(builder: Builder, name: str, generation: int, conn: Connection,
+         work: Callable[..., Any], args: tuple) -> None:
+    """A forked child: this copy of the builder talks through the job's own pipe."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    builder.conn = conn
+    builder.jobs = []
     try:
-        for page in document:
-            buffer = io.BytesIO()
-            page.render(scale=dpi / 72).to_pil().save(buffer, format="PNG")
-            yield buffer.getvalue()
-    finally:
-        document.close()
+        result = work(*args)
+    except Exception as exc:  # a bug: said where the user looks
+        result = builder.failed(name, generation, error(
+            "internal", f"{type(exc).__name__}: {exc}", builder._manifest_span(),
+            hint="this is a bug in Relic Press, not in the content"))
+    conn.send(result)
+    conn.close()
 
 
-def _run_checks(model, conn: Connection) -> None:
-    """The plug-in checks in a forked child (the model comes with the fork)."""
+def _checks(model, generation: int) -> Checked:
+    """The plug-in checks (the model came with the fork)."""
     from pipeline.stages import run_plugin_checks
 
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    started = time.perf_counter()
     found = sorted(run_plugin_checks(model), key=Diagnostic.sort_key)
-    conn.send(tuple(found))
-    conn.close()
+    return Checked(generation, tuple(found), time.perf_counter() - started)
 
 
 # ----- in the loop's process ---------------------------------------------------------------

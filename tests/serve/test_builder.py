@@ -34,11 +34,12 @@ def builder(request: pytest.FixtureRequest, pack: Path, render_cache: Path,
     return Builder(settings, Pipe())  # type: ignore[arg-type]
 
 
-def finish_checks(builder: Builder) -> Checked:
-    assert builder.checker is not None
-    wait([builder.checker[1]], timeout=120)
-    builder._checked()
-    return builder.conn.last(Checked)  # type: ignore[attr-defined]
+def finish_jobs(builder: Builder) -> None:
+    """What the builder's loop does with its jobs: forward until each has its final word."""
+    while builder.jobs:
+        for job in list(builder.jobs):
+            if wait([job.conn], timeout=120):
+                builder._from_job(job)
 
 
 def test_a_rebuild_reports_what_the_edit_changed(builder: Builder, pack: Path) -> None:
@@ -48,7 +49,9 @@ def test_a_rebuild_reports_what_the_edit_changed(builder: Builder, pack: Path) -
     assert {i.id for i in first.gallery.items} == PRINTED
     assert any(isinstance(m, Progress) and m.total for m in builder.conn.sent)  # type: ignore
     assert [k for k, _ in first.timings][:2] == ["check", "prepare"]
-    assert finish_checks(builder).generation == 1
+    assert [job.name for job in builder.jobs] == ["checks"]
+    finish_jobs(builder)
+    assert builder.conn.last(Checked).generation == 1  # type: ignore[attr-defined]
     edit(pack / "cards.yaml", "Сквозняк", "Ледяной ветер")
     builder.handle(Request(2, "cards"))
     second = builder.conn.last(Built)  # type: ignore[attr-defined]
@@ -59,17 +62,16 @@ def test_a_rebuild_reports_what_the_edit_changed(builder: Builder, pack: Path) -
         assert others and all(p.endswith(".pdf") and "poker" in p for p in others)
     else:  # the preview: pictures only
         assert others == [] and not list((builder.settings.out_root / "ru").rglob("*.pdf"))
-    builder._cancel_checks()
+    builder._cancel_jobs()
 
 
 def test_errors_keep_the_last_good_model(builder: Builder, pack: Path) -> None:
     builder.handle(Request(1, "cards"))
-    builder._cancel_checks()
     edit(pack / "cards.yaml", *BROKEN)
     builder.handle(Request(2, "cards"))
     broken = builder.conn.last(Built)  # type: ignore[attr-defined]
     file, line, col = BROKEN_AT
-    assert not broken.ok and broken.gallery is None and builder.checker is None
+    assert not broken.ok and broken.gallery is None and builder.jobs == []  # checks cancelled
     [problem] = broken.diagnostics
     assert (problem.code, problem.span.file.endswith(file), problem.span.line,
             problem.span.col) == ("yaml-syntax", True, line, col)
@@ -93,3 +95,28 @@ def test_reports_need_a_good_build_first(builder: Builder) -> None:
     builder.handle(Request(1, "rulebook"))
     report = builder.conn.last(Report)  # type: ignore[attr-defined]
     assert report.name == "rulebook" and report.diagnostics[0].code == "no-model"
+
+
+def test_a_job_that_fails_says_so(builder: Builder, monkeypatch: pytest.MonkeyPatch) -> None:
+    builder.handle(Request(1, "cards"))
+    builder._cancel_jobs()
+
+    def broken(*args, **kwargs):
+        raise ValueError("no pages")
+
+    monkeypatch.setattr("pipeline.serve.reports.rulebook", broken)
+    builder.handle(Request(1, "rulebook"))
+    assert [job.name for job in builder.jobs] == ["rulebook"]
+    finish_jobs(builder)
+    report = builder.conn.last(Report)  # type: ignore[attr-defined]
+    assert report.name == "rulebook" and report.diagnostics[0].code == "internal"
+    assert "ValueError: no pages" in report.diagnostics[0].message
+
+
+def test_an_edit_cancels_the_slow_jobs(builder: Builder) -> None:
+    builder.handle(Request(1, "cards"))
+    [checks] = builder.jobs
+    builder.handle(Request(2, "cards"))
+    assert checks.process.exitcode is not None  # killed, not left running
+    assert [job.generation for job in builder.jobs] == [2]
+    builder._cancel_jobs()
