@@ -15,6 +15,8 @@ from pipeline.serve.builder import Stopped
 from pipeline.serve.gallery import Gallery, Image, Item, attach
 from pipeline.serve.messages import Built, Checked, Progress, Report
 
+CANCELLED_BY_EDITS = ("rulebook",)  # reports made in a job that each rebuild cancels
+
 
 @dataclass(frozen=True)
 class Event:
@@ -96,8 +98,10 @@ class Preview:
             self.built = {"seconds": round(message.seconds, 3), "rendered": message.rendered,
                           "components": message.components, "at": time.time(),
                           "changed_files": len(message.changed)}
-        if message.ok:  # reports describe an older model now
-            for report in self.reports.values():
+        for name, report in self.reports.items():
+            if name in CANCELLED_BY_EDITS and report.get("state") == "running":
+                report.update(state="cancelled", stale=True)  # the builder dropped it
+            elif message.ok:  # it describes an older model now
                 report["stale"] = True
         return Event("built", {
             "generation": message.generation, "ok": message.ok, "errors": message.errors,

@@ -94,3 +94,12 @@ def test_editor_links_name_the_file_line_and_column() -> None:
     preview = Preview("p", "ru", editor_url="vscode://file{path}:{line}:{col}", root="/work")
     assert preview.editor_link("content/p/cards.yaml", 10, 3) == \
         "vscode://file/work/content/p/cards.yaml:10:3"
+
+
+def test_a_rebuild_cancels_a_running_rulebook() -> None:
+    preview = Preview("p", "ru")
+    preview.receive(_built(1, _item("a", "1")))
+    preview.asked("rulebook")
+    preview.receive(_built(2, _item("a", "2")))
+    assert preview.reports["rulebook"]["state"] == "cancelled"
+    assert preview.reports["rulebook"]["stale"]  # so the open page asks again

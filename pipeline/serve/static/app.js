@@ -238,6 +238,7 @@ function reportState(report, what) {
   if (!report || !report.state) return `no ${what} yet`;
   if (report.state === "running") return "working…";
   if (report.state === "failed") return "failed";
+  if (report.state === "cancelled") return "cancelled by an edit; again after the rebuild";
   return report.stale ? "out of date: the content changed since" : "up to date";
 }
 
