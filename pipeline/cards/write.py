@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import BinaryIO
 
 from pipeline.cards.components import Components
+from pipeline.cards.faces import icons
 from pipeline.cards.formats import Format, Profile
-from pipeline.cards.impose import write_sheets, write_shop
+from pipeline.cards.impose import write_sheets, write_shop, writer_art
 from pipeline.cards.layout import Layout, SheetPage
 from pipeline.cards.outputs import (
     link_or_copy,
@@ -255,6 +256,9 @@ def write_langs(meta: PackMeta, profile: Profile, components: Mapping[str, Compo
             else:
                 todo.append((file, out.staging / file.name, out.cached(file.key), fonts))
     todo.sort(key=lambda job: -job[0].weight)
+    # read here once, before the writers fork: the faces' operators and their icons'
+    icons.prepare({icon for file, *_ in todo for r in file.rendered.values()
+                   for icon in writer_art(r).forms}, options.cache_dir)
     try:
         for _name in _run(todo, options.workers):
             progress.advance()
