@@ -85,3 +85,12 @@ def test_writers_read_icons_from_the_cache_without_svglib(built: Path, mini_mode
                           cwd=Path(__file__).resolve().parents[2], check=True)
     assert done.stdout.strip() == "False", done.stderr
     assert _hashes(tmp_path / "again") == _hashes(built)
+
+
+def test_files_are_dealt_into_shares_of_about_equal_weight() -> None:
+    from types import SimpleNamespace
+
+    jobs = [(SimpleNamespace(weight=w), w) for w in (9, 7, 6, 5, 4, 1)]
+    shares = write._shares(jobs, 2)
+    assert [[w for _, w in share] for share in shares] == [[9, 5, 1], [7, 6, 4]]
+    assert [len(s) for s in write._shares(jobs[:1], 2)] == [1, 0]
