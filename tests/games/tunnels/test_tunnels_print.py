@@ -2,12 +2,14 @@
 folder: the component list derived from the model (what the issue asks to print, with the
 content's counts) is what manifest.json lists in both languages; the scenarios' and the
 cards' needs are met; treasure tokens share one back; the rulebook's components list names every
-printed component; and a second build from an empty cache gives the same bytes."""
+printed component; and a plain `relic build` in a fresh process gives the same bytes."""
 
 from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -152,8 +154,16 @@ def test_the_rulebook_components_list_names_every_printed_component(lang: str) -
             "grenade", "round-marker", "player-aid", "fate-dice-reference"} <= counted
 
 
-def test_a_second_build_from_an_empty_cache_gives_the_same_bytes(built: Path,
-                                                                  tmp_path: Path) -> None:
-    _build(tmp_path / "out", tmp_path / "cache", "ru")
+def test_a_plain_relic_build_from_the_project_folder_gives_the_same_bytes(built: Path,
+                                                                         tmp_path: Path) -> None:
+    """What a user types, in a fresh process from the project folder: the default (relative)
+    content folder, an empty cache and worker processes that read the checked layouts back from
+    it. Every face must be drawn (no template error) and the files must be the same bytes."""
+    run = subprocess.run(
+        [sys.executable, "-m", "pipeline.cli", "build", "--pack", "tunnels", "--lang", "ru",
+         "--out", str(tmp_path / "out"), "--cache", str(tmp_path / "cache"), "--jobs", "2",
+         "--quiet", "--no-rulebook"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
+    assert run.returncode == 0 and "error[" not in run.stdout + run.stderr, run.stdout + run.stderr
     again = _manifest(tmp_path / "out", "ru")["files"]
     assert again == _manifest(built, "ru")["files"]
