@@ -89,6 +89,9 @@ def main(conn: Connection, settings: Settings) -> None:
     _die_with_parent()
     signal.signal(signal.SIGTERM, _stop_group)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the loop decides when the builder stops
+    from pipeline.stages import remember_files
+
+    remember_files()  # an edit re-reads and re-validates only the files it changed
     Builder(settings, conn).loop()
 
 

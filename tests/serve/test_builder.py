@@ -120,3 +120,27 @@ def test_an_edit_cancels_the_slow_jobs(builder: Builder) -> None:
     assert checks.process.exitcode is not None  # killed, not left running
     assert [job.generation for job in builder.jobs] == [2]
     builder._cancel_jobs()
+
+
+def test_the_builder_reads_again_only_the_files_an_edit_changed(
+        pack: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pipeline import stages
+
+    monkeypatch.setattr(stages, "_REMEMBERED", {})  # what remember_files() sets up
+    first = stages.analyze(pack, plugins=False)
+    edit(pack / "cards.yaml", "Сквозняк", "Ледяной ветер")
+    second = stages.analyze(pack, plugins=False)
+    assert first.ok and second.ok
+    before, after = first.model.by_id, second.model.by_id
+    assert after["zombie"].source is before["zombie"].source  # monsters.yaml: not read again
+    assert after["draught"].source is not before["draught"].source
+    assert after["draught"].data["name"]["ru"] == "Ледяной ветер"
+    edit(pack / "cards.yaml", *BROKEN)
+    broken = stages.analyze(pack, plugins=False)
+    assert not broken.ok
+    file, line, col = BROKEN_AT
+    assert [(Path(d.span.file).name, d.span.line, d.span.col, d.code)
+            for d in broken.diagnostics] == [(file, line, col, "yaml-syntax")]
+    edit(pack / "cards.yaml", BROKEN[1], BROKEN[0])
+    fixed = stages.analyze(pack, plugins=False)
+    assert fixed.ok and fixed.model.by_id["draught"].data["name"]["ru"] == "Ледяной ветер"
