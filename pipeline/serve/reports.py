@@ -15,6 +15,8 @@ from pipeline.serve.gallery import Image
 from pipeline.serve.messages import Progress, Report
 
 RULEBOOK_DPI = 110
+# what the page pictures were drawn from: the sha256 of the PDF and the DPI (hidden: not served)
+PAGES_OF = ".pages-of"
 Send = Callable[[Any], None]
 
 
@@ -64,17 +66,46 @@ def rulebook(model: Model, lang: str, out_root: Path, cache_dir: Path, generatio
         data = book(model, lang, target, cache_dir, paper, jobs).read_bytes()
     except RelicError as exc:
         return Report(generation, "rulebook", diagnostics=exc.diagnostics)
+    pdf = _image(f"rulebook/{lang}/rulebook.pdf", data)
+    pages = _kept_pages(target, lang, pdf.sha256)
+    if pages is None:
+        pages = _write_pages(data, target, lang, lambda n, total: send(
+            Progress(generation, f"rulebook ({lang}): pages", n, total)))
+        atomic_write(target / PAGES_OF, _stamp(pdf.sha256).encode())
+    return Report(generation, "rulebook", {"pdf": pdf, "pages": pages})
+
+
+def _stamp(sha256: str) -> str:
+    return f"{sha256} {RULEBOOK_DPI}"
+
+
+def _kept_pages(target: Path, lang: str, sha256: str) -> list[Image] | None:
+    """The page pictures already drawn from this very PDF (an edit the book does not show
+    leaves its bytes alone), or None."""
+    try:
+        if (target / PAGES_OF).read_text() != _stamp(sha256):
+            return None
+        files = sorted(target.glob("page-*.png"))
+        return [_image(f"rulebook/{lang}/{f.name}", f.read_bytes()) for f in files]
+    except OSError:
+        return None
+
+
+def _write_pages(data: bytes, target: Path, lang: str,
+                 progress: Callable[[int, int], None]) -> list[Image]:
+    from pipeline.fsutil import atomic_write
+
+    (target / PAGES_OF).unlink(missing_ok=True)  # the pages change from here on
     pages = []
     rendered = list(_pages(data, RULEBOOK_DPI))
     for number, png in enumerate(rendered, start=1):
-        send(Progress(generation, f"rulebook ({lang}): pages", number, len(rendered)))
+        progress(number, len(rendered))
         atomic_write(target / f"page-{number:03d}.png", png)
         pages.append(_image(f"rulebook/{lang}/page-{number:03d}.png", png))
     for stale in target.glob("page-*.png"):
         if int(stale.stem.split("-")[1]) > len(pages):
             stale.unlink()
-    return Report(generation, "rulebook",
-                  {"pdf": _image(f"rulebook/{lang}/rulebook.pdf", data), "pages": pages})
+    return pages
 
 
 def _image(path: str, data: bytes) -> Image:
