@@ -144,3 +144,46 @@ def test_the_builder_reads_again_only_the_files_an_edit_changed(
     edit(pack / "cards.yaml", BROKEN[1], BROKEN[0])
     fixed = stages.analyze(pack, plugins=False)
     assert fixed.ok and fixed.model.by_id["draught"].data["name"]["ru"] == "Ледяной ветер"
+
+
+CHAPTERS = {
+    "ru": "# Игра {#play}\n\n{{ name(\"zombie\") }} проходит {{ stat(\"zombie\", "
+          "\"stats.speed\") }} клетки за ход.\n\n{{ thumbnails(\"zombie\") }}\n",
+    "en": "# Play {#play}\n\n{{ name(\"zombie\") }} walks {{ stat(\"zombie\", \"stats.speed\") }}"
+          " cells a turn.\n\n{{ thumbnails(\"zombie\") }}\n",
+}
+
+
+def test_the_rulebook_shows_the_card_pictures_and_keeps_its_pages(
+        pack: Path, render_cache: Path, tmp_path: Path) -> None:
+    from pypdf import PdfReader
+
+    for lang, text in CHAPTERS.items():
+        (pack / "rules" / lang).mkdir(parents=True)
+        (pack / "rules" / lang / "01-play.md").write_text(text, encoding="utf-8")
+    settings = Settings(pack_dir=pack, out_root=tmp_path / "out", cache_dir=render_cache,
+                        langs=("ru",), pdf=False)
+    builder = Builder(settings, Pipe())  # type: ignore[arg-type]
+
+    def rulebook(generation: int) -> Report:
+        builder.handle(Request(generation, "cards"))
+        builder._cancel_jobs()  # the plug-in checks are not what this test looks at
+        builder.handle(Request(generation, "rulebook"))
+        finish_jobs(builder)
+        report = builder.conn.last(Report)  # type: ignore[attr-defined]
+        assert report.name == "rulebook" and not report.diagnostics, report.diagnostics
+        return report
+
+    first = rulebook(1)
+    folder = tmp_path / "out" / "rulebook" / "ru"
+    reader = PdfReader(folder / "rulebook.pdf")
+    assert "Зомби" in "".join(page.extract_text() for page in reader.pages)
+    assert any(page.images for page in reader.pages)  # the zombie's card, drawn by the cards
+    assert first.data["pages"] and all((tmp_path / "out" / p.path).is_file()
+                                       for p in first.data["pages"])
+    drawn = {p.path: (tmp_path / "out" / p.path).stat().st_mtime_ns for p in first.data["pages"]}
+
+    edit(pack / "cards.yaml", "Сквозняк", "Ледяной ветер")  # a card the book does not show
+    second = rulebook(2)
+    assert second.data == first.data
+    assert {p: (tmp_path / "out" / p).stat().st_mtime_ns for p in drawn} == drawn
