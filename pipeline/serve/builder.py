@@ -89,6 +89,9 @@ def main(conn: Connection, settings: Settings) -> None:
     _die_with_parent()
     signal.signal(signal.SIGTERM, _stop_group)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the loop decides when the builder stops
+    from pipeline.stages import remember_files
+
+    remember_files()  # an edit re-reads and re-validates only the files it changed
     Builder(settings, conn).loop()
 
 
@@ -221,15 +224,14 @@ class Builder:
     def _rulebooks(self, model, generation: int) -> tuple[str, ...]:
         """`relic watch --rulebook`: the rulebook of every built language, beside its cards."""
         from pipeline.cards.outputs import refresh_manifest
-        from pipeline.rulebook import build_rulebook
 
         if not (model.pack.root / "rules").is_dir():
             return ()
         written = []
-        paper = reports.rulebook_paper(model, self.settings.rulebook_paper)
+        s = self.settings
         for lang, folder in self.folders.items():
             self.send(Progress(generation, f"rulebook ({lang})"))
-            build_rulebook(model, lang, folder, paper=paper)
+            reports.book(model, lang, folder, s.cache_dir, s.rulebook_paper, s.jobs)
             refresh_manifest(folder)
             written.append(f"{lang}/rulebook.pdf")
         return tuple(written)
@@ -245,8 +247,10 @@ class Builder:
         self._start("rulebook", request.generation, self._rulebook_job, request.generation)
 
     def _rulebook_job(self, generation: int) -> Report:
-        return reports.rulebook(self.model, self.folders, self.settings.out_root, generation,
-                                self.send, self.settings.rulebook_paper)
+        s = self.settings
+        lang = next(iter(self.folders))
+        return reports.rulebook(self.model, lang, s.out_root, s.cache_dir, generation, self.send,
+                                s.rulebook_paper, s.jobs)
 
     def _start(self, name: str, generation: int, work: Callable[..., Any], *args: Any) -> None:
         """Run `work(*args)` in a forked child; what it sends and returns comes back here."""
