@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -198,20 +198,40 @@ def character_view(model: Model, e: Entity, lang: str, thumb: Path | None) -> di
 
 
 def components_view(model: Model, lang: str, kinds: list[str] | None) -> list[dict[str, Any]]:
-    """Per kind: its total and every distinct component name with its copies."""
+    """Per kind: its total and every distinct component name with its copies. A kind whose
+    entities all belong to decks (a `deck` field naming an entity) is listed deck by deck,
+    under each deck's own name, so the box contents name every deck."""
     chosen = kinds if kinds is not None else physical_kinds(model)
     groups = []
     for kind in chosen:
-        counts: dict[str, int] = {}
-        for e in model.of_kind(kind):
-            name = name_of(model, e, lang)
-            counts[name] = counts.get(name, 0) + e.count
-        items = [{"name": n, "count": number(counts[n])}
-                 for n in sorted(counts, key=lambda n: n.lower())]
-        group = KINDS.get(kind, {}).get(lang) or pack_word(model, f"group-{kind}", lang) or kind
-        groups.append({"group": group,
-                       "count": number(sum(counts.values())), "parts": items})
+        members = model.of_kind(kind)
+        fallback = KINDS.get(kind, {}).get(lang) or pack_word(model, f"group-{kind}", lang) or kind
+        for title, entities in _by_deck(model, members, lang) or [(fallback, members)]:
+            groups.append(_group(model, title, entities, lang))
     return groups
+
+
+def _by_deck(model: Model, members: Sequence[Entity], lang: str
+             ) -> list[tuple[str, Sequence[Entity]]]:
+    """The entities split by the deck each names, decks in their order in the pack; empty when
+    some entity names no deck."""
+    decks: dict[str, list[Entity]] = {}
+    for e in members:
+        deck = e.get("deck")
+        if not isinstance(deck, str) or deck not in model.by_id:
+            return []
+        decks.setdefault(deck, []).append(e)
+    return [(name_of(model, model.by_id[d], lang), decks[d]) for d in decks]
+
+
+def _group(model: Model, title: str, entities: Sequence[Entity], lang: str) -> dict[str, Any]:
+    counts: dict[str, int] = {}
+    for e in entities:
+        name = name_of(model, e, lang)
+        counts[name] = counts.get(name, 0) + e.count
+    items = [{"name": n, "count": number(counts[n])}
+             for n in sorted(counts, key=lambda n: n.lower())]
+    return {"group": title, "count": number(sum(counts.values())), "parts": items}
 
 
 FIELD_LABELS: dict[str, dict[str, str]] = {
