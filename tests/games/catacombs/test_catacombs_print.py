@@ -169,8 +169,8 @@ def test_the_scale_is_the_rules_and_has_seven_steps(model: Model) -> None:
 def test_the_faces_print_tracks_slots_and_standees(model: Model, built: Path,
                                                    lang: str) -> None:
     def text(fmt: str) -> str:
-        return " ".join(p.extract_text() for p in PdfReader(built / lang / "shop" /
-                                                             f"{fmt}.pdf").pages)
+        pages = PdfReader(built / lang / "shop" / f"{fmt}.pdf").pages
+        return " ".join(" ".join(p.extract_text() for p in pages).split())  # lines rejoined
 
     titles = text("relationship-title")
     for step in ("\u22123", "\u22122", "\u22121", "0", "+1", "+2", "+3"):
