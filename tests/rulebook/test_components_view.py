@@ -1,5 +1,6 @@
 """The book's box contents (`{{ components() }}`): a kind whose entities all belong to decks is
-listed deck by deck under each deck's own name; any other kind (tokens carry no deck) under its kind's group word."""
+listed deck by deck under each deck's own name; any other kind (tokens carry no deck) under its
+kind's group word."""
 
 from __future__ import annotations
 
@@ -21,9 +22,12 @@ print:
 ENTITIES = """\
 - {id: events, kind: deck, name: {ru: События, en: Events}, cards: card, type: event}
 - {id: spells, kind: deck, name: {ru: Заклинания, en: Spells}, cards: card, type: spell}
-- {id: quiet, kind: card, count: 3, deck: events, name: {ru: Тишина, en: Silence}, text: {ru: Ничего., en: Nothing.}}
-- {id: fall, kind: card, count: 2, deck: events, name: {ru: Обвал, en: Rockfall}, text: {ru: Больно., en: Ouch.}}
-- {id: light, kind: card, deck: spells, name: {ru: Свет, en: Light}, text: {ru: Светло., en: Bright.}}
+- {id: quiet, kind: card, count: 3, deck: events,
+   name: {ru: Тишина, en: Silence}, text: {ru: Ничего., en: Nothing.}}
+- {id: fall, kind: card, count: 2, deck: events,
+   name: {ru: Обвал, en: Rockfall}, text: {ru: Больно., en: Ouch.}}
+- {id: light, kind: card, deck: spells,
+   name: {ru: Свет, en: Light}, text: {ru: Светло., en: Bright.}}
 - {id: coin, kind: token, count: 5, type: treasure, name: {ru: Монета, en: Coin}}
 """
 
