@@ -16,7 +16,7 @@ title: {ru: Колоды, en: Decks}
 languages: [ru, en]
 print:
   components:
-    card: {format: poker, template: card}
+    card: {format: poker, template: card, back: deck, back_by: deck}
     token: {format: token-round, template: token}
 """
 ENTITIES = """\
