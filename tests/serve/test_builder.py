@@ -187,3 +187,18 @@ def test_the_rulebook_shows_the_card_pictures_and_keeps_its_pages(
     second = rulebook(2)
     assert second.data == first.data
     assert {p: (tmp_path / "out" / p).stat().st_mtime_ns for p in drawn} == drawn
+
+
+def test_a_build_into_a_held_folder_waits_for_the_next_change(builder: Builder) -> None:
+    """The folder's lock is `relic build`'s: a build that holds it makes the rebuild fail with
+    a diagnostic; the next change builds."""
+    from pipeline.commands.output import build_lock
+
+    with build_lock(builder.settings.out_root, "vault"):
+        builder.handle(Request(1, "cards"))
+    held = builder.conn.last(Built)  # type: ignore[attr-defined]
+    assert not held.ok and [d.code for d in held.diagnostics] == ["build-running"]
+    assert "another build of vault is running" in held.diagnostics[0].message
+    builder.handle(Request(2, "cards"))
+    assert builder.conn.last(Built).ok  # type: ignore[attr-defined]
+    builder._cancel_jobs()
