@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import logging
+import threading
 from collections.abc import Iterable
 from functools import cache
 from importlib import metadata
@@ -66,9 +67,21 @@ def _tinted(drawing, tint: str):
     return out
 
 
+_DRAWING_LOCK = threading.Lock()
+"""reportlab's renderer marks the drawing it walks (`drawing._parent`, then deletes it), and
+`_drawing` shares one drawing per icon: two threads drawing it at once (the rulebook process
+makes each language's book in its own thread) failed with "'Drawing' object has no attribute
+'_parent'"."""
+
+
 @cache
 def _operators(name: str) -> str:
     """The icon's PDF operators in a 24 x 24 box (drawn once per process with svglib)."""
+    with _DRAWING_LOCK:
+        return _draw_operators(name)
+
+
+def _draw_operators(name: str) -> str:
     import io
 
     from reportlab.graphics import renderPDF
