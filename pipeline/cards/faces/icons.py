@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import threading
 from functools import cache
 from pathlib import Path
 
@@ -15,6 +16,9 @@ from pipeline.cards.faces.spec import PROJECT_ROOT
 
 ICONS = PROJECT_ROOT / "assets" / "icons"
 UNIT = 24.0  # every icon is drawn into a 24 x 24 box
+# relic build lays out each language's book in its own thread; reportlab marks a drawing
+# while it renders it (Drawing._parent), so one cached drawing is never rendered by two at once.
+_RENDERING = threading.Lock()
 
 
 @cache
@@ -70,16 +74,17 @@ def _operators(name: str) -> str:
     from reportlab.pdfgen.canvas import Canvas
 
     icon, tint = parse_form(name)
-    drawing = _drawing(icon)
-    if tint:
-        drawing = _tinted(drawing, tint)
-    canvas = Canvas(io.BytesIO(), invariant=1)
-    canvas._code = []
-    canvas.saveState()
-    canvas.scale(UNIT / (drawing.width or UNIT), UNIT / (drawing.height or UNIT))
-    renderPDF.draw(drawing, canvas, 0, 0, showBoundary=False)
-    canvas.restoreState()
-    return "\n".join(canvas._code)
+    with _RENDERING:
+        drawing = _drawing(icon)
+        if tint:
+            drawing = _tinted(drawing, tint)
+        canvas = Canvas(io.BytesIO(), invariant=1)
+        canvas._code = []
+        canvas.saveState()
+        canvas.scale(UNIT / (drawing.width or UNIT), UNIT / (drawing.height or UNIT))
+        renderPDF.draw(drawing, canvas, 0, 0, showBoundary=False)
+        canvas.restoreState()
+        return "\n".join(canvas._code)
 
 
 def define(canvas, name: str) -> None:
