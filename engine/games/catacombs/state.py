@@ -133,6 +133,9 @@ class CatacombsState(GameState):
         self.hatch: list[int] = []
         self.floods: dict[str, list[int]] = {}  # labyrinth -> [first flooded round, damage]
         self.artifact_taken = False
+        self.acted = False  # some hero did more than pass this round
+        self.idle_rounds = 0  # rounds in a row in which every living hero only passed
+        self.longest_idle = 0
         self.team_play = False
         self.monster_players = False
         self._front = []
@@ -249,6 +252,8 @@ class CatacombsState(GameState):
                 registry.TASKS[head.fn](self, head, action)
         else:
             hero = self.heroes[self.seat]
+            if action.kind != "pass":
+                self.acted = True
             spent = registry.HANDLERS[action.kind](self, hero, action)
             self.actions_left = max(0, self.actions_left - spent)
         self._chosen_in = {}
@@ -487,6 +492,7 @@ class CatacombsState(GameState):
             "hatch": list(self.hatch),
             "floods": {k: list(v) for k, v in sorted(self.floods.items())},
             "artifact_taken": self.artifact_taken,
+            "idle": [self.acted, self.idle_rounds, self.longest_idle],
             "team_play": self.team_play,
             "monster_players": self.monster_players,
         }
@@ -509,6 +515,7 @@ class CatacombsState(GameState):
         s.hatch = list(raw["hatch"])
         s.floods = {k: list(v) for k, v in raw.get("floods", {}).items()}
         s.artifact_taken = raw["artifact_taken"]
+        s.acted, s.idle_rounds, s.longest_idle = raw.get("idle", [False, 0, 0])
         s.team_play = raw.get("team_play", False)
         s.monster_players = raw.get("monster_players", False)
         return s

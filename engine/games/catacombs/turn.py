@@ -117,6 +117,7 @@ def end_turn(state: CatacombsState, t: EndTurn, _: object) -> None:
 @task(NewRound)
 @rule("engine.turn-bound")
 def new_round(state: CatacombsState, t: NewRound, _: object) -> None:
+    count_idle_round(state)
     state.round += 1
     if state.round > state.max_rounds:
         state.phase = PHASE_OVER
@@ -130,6 +131,14 @@ def new_round(state: CatacombsState, t: NewRound, _: object) -> None:
         state.log("no open edge is left and the artifact is not in play: the expedition fails")
     if state.phase != PHASE_OVER:
         begin_turn(state)
+
+
+def count_idle_round(state: CatacombsState) -> None:
+    """For the simulation report: rounds in a row in which no hero did anything but pass (a
+    stall), and the longest such run."""
+    state.idle_rounds = 0 if state.acted else state.idle_rounds + 1
+    state.longest_idle = max(state.longest_idle, state.idle_rounds)
+    state.acted = False
 
 
 @rule("engine.labyrinth-closed")
