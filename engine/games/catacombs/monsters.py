@@ -154,18 +154,17 @@ def attack(state: CatacombsState, piece: Piece, monster: Monster) -> None:
             state.push(GhostResist(dice=dice, seat=pool[0].seat, uid=piece.uid, check=resist.id))
         return
     if near:
-        victim = near[0]
-        damage = stats.melee
+        victim, damage, how = near[0], stats.melee, "hit"
     elif same_tile and "ranged" in monster.attack and stats.ranged:
-        victim = same_tile[0]
-        damage = stats.ranged
+        victim, damage, how = same_tile[0], stats.ranged, "shot"
     else:
         return
     state.meet(victim, piece)
     state.log(f"the {piece.species or piece.monster} attacks {victim.character}")
     for _ in range(stats.poison):
         poison(state, victim, piece.species or piece.monster)
-    state.hurt(victim, damage, f"killed by {piece.monster}")
+    state.hurt(victim, damage, f"{how} by the {piece.species or piece.monster}",
+               f"killed by {piece.monster}")
     if monster.removed_after_attack:
         piece.alive = False
         state.log(f"the {piece.species or piece.monster} leaves after its bite")

@@ -454,13 +454,15 @@ class CatacombsState(GameState):
         if hero.debt and hero.lender >= 0 and reward.treasures:
             self.push(Repay(seat=hero.seat))
 
-    def hurt(self, hero: Hero, amount: int, cause: str) -> None:
+    def hurt(self, hero: Hero, amount: int, cause: str, death: str | None = None) -> None:
+        """The hero loses health for `cause` (what the log says); `death` is the cause of death
+        recorded if it kills (the cause itself by default)."""
         if amount <= 0 or not hero.alive:
             return
         hero.hp -= amount
-        self.log(f"{hero.character} loses {amount} health ({cause}), {hero.hp} left")
+        self.log(f"{hero.character} loses {amount} health ({cause}), {max(hero.hp, 0)} left")
         if hero.hp <= 0:
-            self.kill(hero, cause)
+            self.kill(hero, death or cause)
 
     def kill(self, hero: Hero, cause: str) -> None:
         if not hero.alive:
@@ -585,6 +587,7 @@ def reward_text(reward: Reward) -> str:
         "spells",
         "intrigues",
         "antidotes",
+        "junk",
     ):
         n = getattr(reward, name)
         if n:

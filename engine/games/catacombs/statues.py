@@ -71,15 +71,19 @@ def do_statue(state: CatacombsState, hero: Hero, action: Action) -> int:
         return check.actions
     if how == "break":
         tile.features.remove(f)
+        state.log(f"{hero.character} breaks the statue")
         if token.hidden.get("snake") and f["uid"] not in hero.studied:
             state.log(f"a snake in the statue bites {hero.character}")
             for _ in range(_snake_poison(state)):
                 poison(state, hero, "snake in a statue")
         if hero.active:
-            state.gain(hero, Reward(treasures=int(token.hidden.get("treasures", 0))), "statue")
+            state.gain(hero, Reward(treasures=int(token.hidden.get("treasures", 0))),
+                       "the statue's treasures")
         apply_outcome(state, hero, check.on_success, "breaking a statue")
     else:
         f["moved"] = True
+        done = "moves the statue aside" if how == "move" else "works the statue's mechanism"
+        state.log(f"{hero.character} {done}")
         apply_outcome(state, hero, check.on_success, f"statue {how}")
     if token.hidden.get("hidden_passage") and hero.active:
         hidden_passage(state, hero)
