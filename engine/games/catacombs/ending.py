@@ -10,7 +10,7 @@ from engine.games.catacombs.steps import Death
 
 
 @task(Death)
-@rule("engine.death")
+@rule("engine.death", "table.death")
 def death(state: CatacombsState, t: Death, _: object) -> None:
     """A hero at 0 health dies; the artifact falls where they stood."""
     hero = state.heroes[t.seat]

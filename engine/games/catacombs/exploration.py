@@ -281,7 +281,7 @@ def event_card(state: CatacombsState, t: EventCard, card: str) -> None:
         spawn(state, c.monster, hero.pos, awake=True, meet=True)
 
 
-@rule("hatches.ceiling", "engine.flood")
+@rule("hatches.ceiling", "engine.flood", "table.rising-water")
 def start_flood(state: CatacombsState, explorer: Hero, card: Card) -> None:
     """The explorer's separate labyrinth starts to flood if a ceiling hatch in it leads out to
     another labyrinth: `after_turns` rounds later the water is up and every hero still in it

@@ -121,6 +121,7 @@ class CatacombsState(GameState):
         self.pools: dict[str, dict[str, int]] = {}
         self.queue: list[Step] = []
         self.relations: dict[str, int] = {}
+        self.goodwill: list[str] = []  # pairs whose slider goodwill has raised (once each)
         self.phase = PHASE_SETUP
         self.round = 0
         self.seat = 0
@@ -482,6 +483,7 @@ class CatacombsState(GameState):
             "pools": copy.deepcopy(self.pools),
             "queue": [step.to_dict() for step in self.queue],
             "relations": dict(self.relations),
+            "goodwill": list(self.goodwill),
             "phase": self.phase,
             "round": self.round,
             "seat": self.seat,
@@ -509,6 +511,7 @@ class CatacombsState(GameState):
         s.pools = copy.deepcopy(raw["pools"])
         s.queue = [step_from_dict(step) for step in raw["queue"]]
         s.relations = dict(raw["relations"])
+        s.goodwill = list(raw.get("goodwill", []))
         for name in ("phase", "round", "seat", "actions_left", "ended_by", "next_uid"):
             setattr(s, name, raw[name])
         s.winners = list(raw["winners"])
