@@ -63,3 +63,33 @@ def test_goodwill_works_once_per_pair_and_never_above_the_friendly_mark() -> Non
     state.set_relation(0, 1, friendly)
     state.refresh()
     assert _befriend(state) == []  # already friendly: goodwill goes no higher
+
+
+# ----- table.junk -------------------------------------------------------------------------------
+def test_a_tile_without_a_cache_gives_one_junk_token_once() -> None:
+    state = arena(DATA, players=1)
+    _together(state)
+    hero = state.heroes[0]
+    tile = state.tile_of(hero.pos)
+    tile.features = [f for f in tile.features if f["type"] not in ("cache", "looted")]
+    supply = state.pools["token:junk"]["junk"]
+    assert supply == DATA.tokens["junk"].count
+    state.refresh()
+    state.apply(Action.of("rummage"))
+    assert hero.junk == 1 and state.pools["token:junk"]["junk"] == supply - 1
+    assert Action.of("rummage") not in state.legal_actions()
+
+
+def test_no_rummaging_on_a_tile_with_a_cache_or_when_the_supply_is_empty() -> None:
+    state = arena(DATA, players=1)
+    _together(state)
+    hero = state.heroes[0]
+    tile = state.tile_of(hero.pos)
+    tile.features = [f for f in tile.features if f["type"] not in ("cache", "looted")]
+    tile.features.append({"uid": "c1", "type": "cache", "card": "cache-plus-1", "cell": None})
+    state.refresh()
+    assert Action.of("rummage") not in state.legal_actions()
+    tile.features.pop()
+    state.pools["token:junk"]["junk"] = 0
+    state.refresh()
+    assert Action.of("rummage") not in state.legal_actions()

@@ -18,7 +18,7 @@ from engine.games.catacombs.checks_util import apply_outcome, may_try, passes
 from engine.games.catacombs.data import Check
 from engine.games.catacombs.registry import actions_of, handles, rule, task
 from engine.games.catacombs.relationships import friendly_level
-from engine.games.catacombs.state import CatacombsState, Hero
+from engine.games.catacombs.state import JUNK, JUNK_POOL, CatacombsState, Hero
 from engine.games.catacombs.steps import BridgeRoll, HelpingHand, JumpLuck
 
 
@@ -209,13 +209,20 @@ def bridge_actions(state: CatacombsState, hero: Hero) -> list[Action]:
     return out
 
 
+def return_junk(state: CatacombsState, n: int) -> None:
+    """Junk spent on a bridge goes back to the supply (table.junk)."""
+    pool = state.pools.setdefault(JUNK_POOL, {})
+    pool[JUNK] = pool.get(JUNK, 0) + n
+
+
 @handles("build-bridge")
-@rule("crevices.bridge", "engine.bridges")
+@rule("crevices.bridge", "engine.bridges", "table.junk")
 def do_build_bridge(state: CatacombsState, hero: Hero, action: Action) -> int:
     """One action and one junk token add a point of strength to a bridge over the crevice,
     up to the bridge token's strength."""
     f = crevice_feature(state, hero, action.get("crevice"))
     hero.junk -= 1
+    return_junk(state, 1)
     f["bridge"] = f.get("bridge", 0) + 1
     state.layout_cache.pop("walk", None)
     state.log(f"{hero.character} builds the bridge up to {f['bridge']}")

@@ -258,7 +258,7 @@ def icon_drawn(state: CatacombsState, t: IconDrawn, card: str) -> None:
 
 
 @task(EventCard)
-@rule("move.event")
+@rule("move.event", "table.intrigue-draw")
 def event_card(state: CatacombsState, t: EventCard, card: str) -> None:
     """The explorer reads the event card and does what it says, to whom it says: the explorer,
     every hero on the tile or every hero. A reward with a cost is each one's choice."""

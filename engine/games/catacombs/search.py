@@ -7,7 +7,7 @@ from engine.core.api import Action
 from engine.games.catacombs.board import Placed
 from engine.games.catacombs.data import Table
 from engine.games.catacombs.registry import actions_of, handles, rule, task
-from engine.games.catacombs.state import CatacombsState, Hero
+from engine.games.catacombs.state import JUNK, JUNK_POOL, CatacombsState, Hero
 from engine.games.catacombs.steps import ReceiveCard, TreasureLuck, TreasureRoll
 
 
@@ -35,8 +35,34 @@ def search_actions(state: CatacombsState, hero: Hero) -> list[Action]:
         return []
     cache = cache_here(state, hero)
     if cache is None or table_of(state, cache["card"]) is None:
-        return []
+        return [Action.of("rummage")] if may_rummage(state, hero) else []
     return [Action.of("search")]
+
+
+RUMMAGED = "rummaged"
+"""The marker feature of a tile already rummaged through for junk."""
+
+
+def may_rummage(state: CatacombsState, hero: Hero) -> bool:
+    """A tile with no cache token, not looted and not rummaged yet, while the supply has junk."""
+    check = state.data.check("tile", "rummage")
+    supply = state.pools.get(JUNK_POOL, {}).get(JUNK, 0)
+    if check is None or state.actions_left < check.actions or not supply:
+        return False
+    tile = state.tile_of(hero.pos)
+    return not any(f["type"] in ("cache", "looted", RUMMAGED) for f in tile.features)
+
+
+@handles("rummage")
+@rule("table.junk")
+def do_rummage(state: CatacombsState, hero: Hero, action: Action) -> int:
+    """The hero rummages through a tile without a cache and takes a junk token (once a tile)."""
+    check = state.data.check("tile", "rummage")
+    tile = state.tile_of(hero.pos)
+    tile.features.append({"uid": f"f{state.uid()}", "type": RUMMAGED})
+    hero.junk += state.take_junk(1)
+    state.log(f"{hero.character} rummages through the tile and finds junk ({hero.junk} held)")
+    return check.actions
 
 
 @handles("search")

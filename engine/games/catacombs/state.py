@@ -103,6 +103,8 @@ class Piece:
 
 
 STAT_NAMES = STATS
+JUNK, JUNK_POOL = "junk", "token:junk"
+"""The junk token and its supply (`setup.token_pools` names every token pool by type)."""
 PHASE_SETUP, PHASE_SHOP, PHASE_PLAY, PHASE_OVER = "setup", "shop", "play", "over"
 
 
@@ -434,7 +436,7 @@ class CatacombsState(GameState):
         hero.treasures += reward.treasures
         hero.gathered += reward.treasures
         hero.antidotes += reward.antidotes
-        hero.junk += reward.junk
+        hero.junk += self.take_junk(reward.junk)
         hero.secret_knowledge += reward.secret_knowledge
         hero.items.extend(reward.items)
         for stat, amount in reward.stat_increase:
@@ -454,6 +456,16 @@ class CatacombsState(GameState):
         self.log(f"{hero.character} gains {why}: {reward_text(reward)}")
         if hero.debt and hero.lender >= 0 and reward.treasures:
             self.push(Repay(seat=hero.seat))
+
+    def take_junk(self, n: int) -> int:
+        """Junk tokens taken from the supply: as many as asked while it lasts."""
+        pool = self.pools.get(JUNK_POOL)
+        if pool is None:
+            return n
+        taken = min(n, pool.get(JUNK, 0))
+        if taken:
+            pool[JUNK] -= taken
+        return taken
 
     def hurt(self, hero: Hero, amount: int, cause: str, death: str | None = None) -> None:
         """The hero loses health for `cause` (what the log says); `death` is the cause of death
