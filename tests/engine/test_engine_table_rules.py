@@ -93,3 +93,98 @@ def test_no_rummaging_on_a_tile_with_a_cache_or_when_the_supply_is_empty() -> No
     state.pools["token:junk"]["junk"] = 0
     state.refresh()
     assert Action.of("rummage") not in state.legal_actions()
+
+
+# ----- table.hero-fights, table.push ------------------------------------------------------------
+def _foes(state) -> None:
+    state.set_relation(0, 1, DATA.scale.levels["antipathy"])
+    state.refresh()
+
+
+def test_only_a_foe_can_be_struck_and_every_blow_sours_the_slider() -> None:
+    state = arena(DATA, players=2)
+    _together(state)
+    hero, other = state.heroes
+    hero.items, hero.spells, other.spells = [], [], []
+    state.set_relation(0, 1, 0)
+    state.refresh()
+    assert not [a for a in state.legal_actions() if a.kind == "fight"]
+    _foes(state)
+    other.hp = other.max_hp = 20
+    state.apply(Action.of("fight", target=1, ranged=False))
+    assert other.hp == 20 - state.stat(hero, "strength")
+    assert state.relation(0, 1) == DATA.scale.levels["antipathy"] - 1
+
+
+def test_a_hidden_foe_cannot_be_struck_but_the_one_who_forced_them_out_gets_the_bonus() -> None:
+    state = arena(DATA, players=2)
+    _together(state)
+    hero, other = state.heroes
+    hero.items, hero.spells, other.spells = [], [], []
+    _foes(state)
+    other.hidden = 2
+    state.refresh()
+    assert not [a for a in state.legal_actions() if a.kind == "fight"]
+    other.hidden, hero.ambush = 0, other.seat
+    other.hp = other.max_hp = 20
+    bonus = DATA.check("shelter", "hide").modifiers[0].add
+    state.refresh()
+    state.apply(Action.of("fight", target=1, ranged=False))
+    assert other.hp == 20 - state.stat(hero, "strength") - bonus
+
+
+# ----- mercenaries -------------------------------------------------------------------------------
+def test_a_bodyguard_takes_blows_until_its_health_is_gone() -> None:
+    from engine.games.catacombs.mercenaries import take_blow
+
+    guard = DATA.cards["bodyguard"]
+    state = arena(DATA, players=1)
+    hero = state.heroes[0]
+    hero.spells, hero.hp = ["bodyguard"], 10
+    take_blow(state, hero, guard.health - 1, "test", "killed by test")
+    assert hero.hp == 10 and hero.spells == ["bodyguard"]
+    take_blow(state, hero, 3, "test", "killed by test")
+    assert hero.hp == 10 and hero.spells == []  # it fell, taking the whole blow
+    take_blow(state, hero, 3, "test", "killed by test")
+    assert hero.hp == 7
+
+
+def test_a_porter_adds_its_compartments_to_the_backpack() -> None:
+    porter = DATA.cards["porter"].ability
+    state = arena(DATA, players=1)
+    hero = state.heroes[0]
+    hero.spells = []
+    room = state.arrangement(hero).room
+    hero.spells = ["porter"]
+    assert state.arrangement(hero).room == room + porter.amount
+
+
+def test_a_guide_lends_attention_for_statue_door_and_lever_checks_only() -> None:
+    from engine.games.catacombs.checks_util import may_try
+
+    guide = DATA.cards["guide"].ability
+    study = DATA.check("lever", "study")
+    assert study.requires[0].stat == guide.stat and study.requires[0].min <= guide.amount
+    state = arena(DATA, players=1)
+    hero = state.heroes[0]
+    set_stat(state, hero, guide.stat, 1)
+    assert not may_try(state, hero, study)
+    hero.spells = ["guide"]
+    assert may_try(state, hero, study)
+    seal = DATA.check("shelter", "force-out")
+    assert seal.requires[0].stat == guide.stat and "shelter" not in guide.subjects
+    assert not may_try(state, hero, seal)
+
+
+def test_an_unpaid_former_bandit_leaves_for_the_mercenary_deck() -> None:
+    from engine.games.catacombs.mercenaries import upkeep
+
+    cost = DATA.cards["hired-bandit"].ability.amount
+    state = arena(DATA, players=1)
+    hero = state.heroes[0]
+    hero.spells, hero.treasures = ["hired-bandit"], cost
+    upkeep(state, hero)
+    assert hero.treasures == 0 and hero.spells == ["hired-bandit"]
+    before = state.pools.get("mercenary", {}).get("hired-bandit", 0)
+    upkeep(state, hero)
+    assert hero.spells == [] and state.pools["mercenary"]["hired-bandit"] == before + 1

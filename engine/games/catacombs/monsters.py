@@ -17,6 +17,7 @@ from engine.games.catacombs.board import (
 )
 from engine.games.catacombs.checks_util import apply_outcome, poison, result_band
 from engine.games.catacombs.data import Monster
+from engine.games.catacombs.mercenaries import take_blow
 from engine.games.catacombs.pathfinding import (
     matrix_cell,
     nearest_trap,
@@ -163,8 +164,8 @@ def attack(state: CatacombsState, piece: Piece, monster: Monster) -> None:
     state.log(f"the {piece.species or piece.monster} attacks {victim.character}")
     for _ in range(stats.poison):
         poison(state, victim, piece.species or piece.monster)
-    state.hurt(victim, damage, f"{how} by the {piece.species or piece.monster}",
-               f"killed by {piece.monster}")
+    take_blow(state, victim, damage, f"{how} by the {piece.species or piece.monster}",
+              f"killed by {piece.monster}")
     if monster.removed_after_attack:
         piece.alive = False
         state.log(f"the {piece.species or piece.monster} leaves after its bite")

@@ -38,6 +38,7 @@ ACTION_ORDER = (
     "shelters.force_out_actions",
     "shelters.blow_up_actions",
     "combat.combat_actions",
+    "combat.fight_actions",
     "combat.use_actions",
     "crevices.crevice_actions",
     "crevices.bridge_actions",

@@ -191,7 +191,7 @@ def push_actions(state: CatacombsState, hero: Hero) -> list[Action]:
 
 
 @handles("push")
-@rule("engine.push")
+@rule("engine.push", "table.push")
 def do_push(state: CatacombsState, hero: Hero, action: Action) -> int:
     """The shove costs an action; the victim runs into the trap against their will."""
     victim = state.heroes[int(action.get("seat"))]

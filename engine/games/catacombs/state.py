@@ -72,6 +72,8 @@ class Hero:
     usury: bool = False
     gathered: int = 0
     junk: int = 0
+    ambush: int = -1  # the seat this hero forced out of a shelter this turn (surprise bonus)
+    guard_wounds: int = 0  # damage the hero's bodyguard has taken
 
     @property
     def active(self) -> bool:
@@ -402,8 +404,23 @@ class CatacombsState(GameState):
     def arrangement(self, hero: Hero) -> Arrangement:
         """Where the hero's items are: worn or held (their bonuses count) and packed."""
         return arrange(
-            self.data, self._stats_cache, hero.character, tuple(hero.items), tuple(hero.packed)
+            self.data,
+            self._stats_cache,
+            hero.character,
+            tuple(hero.items),
+            tuple(hero.packed),
+            self.porter_room(hero),
         )
+
+    @rule("table.porter")
+    def porter_room(self, hero: Hero) -> int:
+        """Compartments the hero's hired porters carry besides the backpack."""
+        room = 0
+        for card_id in hero.spells:
+            card = self.data.cards.get(card_id)
+            if card is not None and card.ability is not None and card.ability.effect == "porter":
+                room += card.ability.amount
+        return room
 
     def worn(self, hero: Hero) -> tuple[str, ...]:
         """What the hero wears or holds: the items whose bonuses count."""

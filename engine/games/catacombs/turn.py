@@ -6,6 +6,7 @@ from engine.core.api import Action
 from engine.games.catacombs.board import parse_slot
 from engine.games.catacombs.ending import check_end
 from engine.games.catacombs.labyrinths import open_descents
+from engine.games.catacombs.mercenaries import upkeep
 from engine.games.catacombs.registry import actions_of, handles, rule, task
 from engine.games.catacombs.relationships import interest
 from engine.games.catacombs.shelters import blocked
@@ -80,6 +81,7 @@ def begin_turn(state: CatacombsState) -> None:
     """A hero's turn starts: two actions (one move on the first turn), unless turns are lost."""
     hero = state.heroes[state.seat]
     state.actions_left = 0
+    hero.ambush = -1
     if not hero.active:
         return
     if hero.turns_lost > 0:
@@ -91,6 +93,7 @@ def begin_turn(state: CatacombsState) -> None:
     if hero.hidden > 0 and not come_out_or_suffocate(state, hero):
         return
     interest(state, hero)
+    upkeep(state, hero)
     if first_round(state):
         state.actions_left = first_turn_actions(state)
         return
