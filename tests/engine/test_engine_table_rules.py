@@ -188,3 +188,87 @@ def test_an_unpaid_former_bandit_leaves_for_the_mercenary_deck() -> None:
     before = state.pools.get("mercenary", {}).get("hired-bandit", 0)
     upkeep(state, hero)
     assert hero.spells == [] and state.pools["mercenary"]["hired-bandit"] == before + 1
+
+
+# ----- table.seal, table.sarcophagus ------------------------------------------------------------
+def _sarcophagus(state) -> dict:
+    tile = state.tile_of(state.heroes[0].pos)
+    f = {"uid": "s1", "type": "sarcophagus", "cell": None, "card": "sarcophagus"}
+    tile.features.append(f)
+    state.refresh()
+    return f
+
+
+def _monster_face(table) -> int:
+    return next(r.roll.low for r in table.rows if r.outcome == "monster")
+
+
+def test_an_attentive_hero_seals_a_monster_in_and_only_another_hero_may_open_it() -> None:
+    from engine.games.catacombs.sarcophagi import resolve, sarcophagus_table
+
+    state = arena(DATA, players=2)
+    _together(state)
+    f = _sarcophagus(state)
+    table = sarcophagus_table(state)
+    seal = table.modifier("seal")
+    set_stat(state, state.heroes[0], seal.stat, seal.steps[0].min)
+    seals = state.pools["token:seal"]["seal"]
+    resolve(state, state.heroes[0], "s1", _monster_face(table), sealable=True)
+    assert f["state"] == "sealed" and state.pools["token:seal"]["seal"] == seals - 1
+    state.refresh()
+    assert not [a for a in state.legal_actions() if a.kind == "sarcophagus"]
+    state.seat = 1
+    state.refresh()
+    assert Action.of("sarcophagus", how="open-sealed") in state.legal_actions()
+    state.apply(Action.of("sarcophagus", how="open-sealed"))
+    state.apply(Action.of("roll", value=1))  # a monster comes out
+    assert f["state"] == "lair-spent" and state.pools["token:seal"]["seal"] == seals
+
+
+def test_with_no_seal_token_left_the_monster_comes_out_at_once() -> None:
+    from engine.games.catacombs.sarcophagi import resolve, sarcophagus_table
+
+    state = arena(DATA, players=1)
+    _together(state)
+    f = _sarcophagus(state)
+    table = sarcophagus_table(state)
+    seal = table.modifier("seal")
+    set_stat(state, state.heroes[0], seal.stat, seal.steps[0].min)
+    state.pools["token:seal"]["seal"] = 0
+    pieces = len(state.pieces)
+    resolve(state, state.heroes[0], "s1", _monster_face(table), sealable=True)
+    assert f["state"] == "lair-spent" and len(state.pieces) == pieces + 1
+
+
+def test_checking_a_sarcophagus_costs_its_check_actions() -> None:
+    check = DATA.check("sarcophagus", "study")
+    state = arena(DATA, players=1)
+    _together(state)
+    _sarcophagus(state)
+    state.apply(Action.of("sarcophagus", how="check"))
+    assert state.actions_left == 2 - check.actions
+
+
+# ----- table.within-sight ----------------------------------------------------------------------
+def test_sight_reaches_a_neighbouring_tile_only_through_an_open_passage() -> None:
+    from engine.games.catacombs.board import in_sight, neighbour_slot, place, slot_key, tile_laid
+
+    state = arena(DATA, players=1)
+    home = state.tile_of(state.heroes[0].pos)
+    here = (home.slot[0], home.slot[1])
+    side = next(s for s in ("north", "east", "south", "west") if home.exits[s]
+                and state.board.tile_at(neighbour_slot(here, s)) is None)
+    slot = neighbour_slot(here, side)
+    cross = next(t for t in DATA.tiles.values() if t.id.startswith("tile-cross"))
+    state.tiles[slot_key(slot)] = place(cross, slot, 0)
+    tile_laid(state, slot)
+    state.refresh()
+    a, b = (*here, *home.center()), (*slot, *state.tiles[slot_key(slot)].center())
+    assert in_sight(state, a, b)
+    blank = next(t for t in DATA.tiles.values() if t.type == "labyrinth" and not any(
+        place(t, slot, 0).exits[s] for s in ("north", "east", "south", "west")
+        if neighbour_slot(slot, s) == here))
+    state.tiles[slot_key(slot)] = place(blank, slot, 0)
+    tile_laid(state, slot)
+    state.refresh()
+    assert not in_sight(state, a, (*slot, *state.tiles[slot_key(slot)].center()))

@@ -4,7 +4,7 @@ the demon, buying off and hiring bandits, rewards."""
 from __future__ import annotations
 
 from engine.core.api import Action
-from engine.games.catacombs.board import adjacent_tile, next_to
+from engine.games.catacombs.board import in_sight, next_to
 from engine.games.catacombs.checks_util import may_try, passes
 from engine.games.catacombs.mercenaries import take_blow
 from engine.games.catacombs.monsters import kill_piece
@@ -90,8 +90,7 @@ def combat_actions(state: CatacombsState, hero: Hero) -> list[Action]:
         if not piece.on_map or not magic:
             continue
         monster = state.data.monsters[piece.monster]
-        close = piece.pos[:2] == hero.pos[:2] or adjacent_tile(piece.pos, hero.pos)
-        if not close or not monster.killed_by:
+        if not monster.killed_by or not in_sight(state, piece.pos, hero.pos):
             continue
         if piece.hp is None:
             out.append(Action.of("banish", target=piece.uid))

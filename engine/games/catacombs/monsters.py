@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from engine.games.catacombs.board import (
     Pos,
-    adjacent_tile,
+    in_sight,
     next_to,
     slot_key,
 )
@@ -149,7 +149,7 @@ def attack(state: CatacombsState, piece: Piece, monster: Monster) -> None:
     same_tile = [h for h in heroes if h.pos[:2] == piece.pos[:2]]
     resist = resist_check(state, monster)
     if resist is not None:
-        pool = near or same_tile or [h for h in heroes if adjacent_tile(h.pos, piece.pos)]
+        pool = near or same_tile or [h for h in heroes if in_sight(state, h.pos, piece.pos)]
         if pool:
             dice = str(resist.dice or "d6")
             state.push(GhostResist(dice=dice, seat=pool[0].seat, uid=piece.uid, check=resist.id))

@@ -73,9 +73,7 @@ def do_statue(state: CatacombsState, hero: Hero, action: Action) -> int:
         tile.features.remove(f)
         state.log(f"{hero.character} breaks the statue")
         if token.hidden.get("snake") and f["uid"] not in hero.studied:
-            state.log(f"a snake in the statue bites {hero.character}")
-            for _ in range(_snake_poison(state)):
-                poison(state, hero, "snake in a statue")
+            snake_bite(state, hero)
         if hero.active:
             state.gain(hero, Reward(treasures=int(token.hidden.get("treasures", 0))),
                        "the statue's treasures")
@@ -92,11 +90,17 @@ def do_statue(state: CatacombsState, hero: Hero, action: Action) -> int:
     return check.actions
 
 
-def _snake_poison(state: CatacombsState) -> int:
+@rule("table.statue-snake")
+def snake_bite(state: CatacombsState, hero: Hero) -> None:
+    """The snake in a statue bites whoever breaks it unstudied: the poisonings of the monster
+    whose species is the snake (an antidote cures each); it slips away, no figure is placed."""
+    bites = 1
     for m in state.data.monsters.values():
         if any(sp == "snake" for sp, _ in m.species):
-            return max(1, m.stats.poison)
-    return 1
+            bites = max(1, m.stats.poison)
+    state.log(f"a snake in the statue bites {hero.character} and slips away")
+    for _ in range(bites):
+        poison(state, hero, "snake in a statue")
 
 
 @rule("engine.hidden-passage-stash")
