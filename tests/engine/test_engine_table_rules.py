@@ -272,3 +272,45 @@ def test_sight_reaches_a_neighbouring_tile_only_through_an_open_passage() -> Non
     tile_laid(state, slot)
     state.refresh()
     assert not in_sight(state, a, (*slot, *state.tiles[slot_key(slot)].center()))
+
+
+# ----- table.passage-tile -----------------------------------------------------------------------
+def test_a_hidden_passage_lays_a_tile_from_the_stack_with_the_stash_card_on_it() -> None:
+    from engine.games.catacombs.statues import hidden_passage
+
+    state = arena(DATA, players=1)
+    hero = state.heroes[0]
+    tiles = len(state.tiles)
+    pile = sum(state.pools["tiles"].values())
+    hidden_passage(state, hero, "behind the statue")
+    state.advance()
+    state.refresh()
+    edge = state.legal_actions()[0]
+    assert edge.kind == "passage"
+    state.apply(edge)
+    state.apply(state.sample_chance())  # the tile
+    state.apply(state.legal_actions()[0])  # its turn
+    while state.is_chance_node:
+        state.apply(state.sample_chance())
+    assert len(state.tiles) == tiles + 1 and sum(state.pools["tiles"].values()) == pile - 1
+    x, y, side = edge.get("edge").split(",")
+    from engine.games.catacombs.board import neighbour_slot, slot_key
+
+    laid = state.tiles[slot_key(neighbour_slot((int(x), int(y)), side))]
+    assert any(f["type"] == "stash" and f.get("card") for f in laid.features)
+    assert not any("draws event" in e for e in state.events[-6:])
+
+
+def test_a_passage_with_nowhere_to_go_ends_in_a_niche() -> None:
+    from engine.games.catacombs.statues import hidden_passage
+
+    state = arena(DATA, players=1)
+    hero = state.heroes[0]
+    state.pools["tiles"] = {}
+    tiles = len(state.tiles)
+    hidden_passage(state, hero, "by a lever")
+    state.advance()
+    state.refresh()
+    assert state.is_chance_node and state.queue[0].fn == "passage-stash"
+    state.apply(state.sample_chance())
+    assert len(state.tiles) == tiles

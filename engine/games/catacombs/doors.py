@@ -241,7 +241,7 @@ def do_lever(state: CatacombsState, hero: Hero, action: Action) -> int:
             tile.traps = [t for t in tile.traps if t[0] != effect]
         state.touch_layout("tiles")
     elif effect == "hidden-passage":
-        hidden_passage(state, hero)
+        hidden_passage(state, hero, "by a lever")
     return 1
 
 

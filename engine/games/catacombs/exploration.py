@@ -24,6 +24,7 @@ from engine.games.catacombs.labyrinths import (
     arrive_below,
     beyond_table,
     floor_for,
+    labyrinth_of,
     lay_cliff,
     tile_pile,
     tiles_left,
@@ -33,7 +34,14 @@ from engine.games.catacombs.reach import can_move, reachable
 from engine.games.catacombs.registry import actions_of, handles, on_arrival, options, rule, task
 from engine.games.catacombs.search import open_stash
 from engine.games.catacombs.state import CatacombsState, Hero
-from engine.games.catacombs.steps import EventCard, EventOffer, IconDrawn, RotateTile, TileDrawn
+from engine.games.catacombs.steps import (
+    EventCard,
+    EventOffer,
+    IconDrawn,
+    PassageStash,
+    RotateTile,
+    TileDrawn,
+)
 from engine.games.catacombs.traps import spring_hidden_trap
 
 
@@ -109,7 +117,8 @@ def start_exploring(state: CatacombsState, hero: Hero, slot: tuple[int, int], si
 
 @task(TileDrawn)
 def tile_drawn(state: CatacombsState, t: TileDrawn, card: str) -> None:
-    state.push(RotateTile(seat=t.seat, tile=card, slot=t.slot, side=t.side, arrival=t.arrival))
+    state.push(RotateTile(seat=t.seat, tile=card, slot=t.slot, side=t.side, arrival=t.arrival,
+                          passage=t.passage))
 
 
 @options(RotateTile)
@@ -133,10 +142,16 @@ def lay_tile(state: CatacombsState, t: RotateTile, action: Action) -> None:
     placed = place(tile, t.slot, rotation)
     state.tiles[slot_key(t.slot)] = placed
     tile_laid(state, t.slot)
-    placed.labyrinth = t.arrival.number if t.arrival is not None else 0
-    state.log(f"tile {tile.id} laid at {slot_key(t.slot)} turned {rotation}")
+    placed.labyrinth = labyrinth_of(t.slot)
+    state.log(f"tile {tile.id} laid at {slot_key(t.slot)} turned {rotation}"
+              + (" behind the hidden passage" if t.passage else ""))
     if t.arrival is not None:
         arrive_below(state, state.heroes[t.seat], t.arrival.mark, placed)
+    if t.passage:
+        lay_out_icons(state, placed, tile, rotation, event=False, seat=t.seat)
+        if sum(state.pools.get("stash", {}).values()) > 0:
+            state.push(PassageStash(pool="stash", seat=t.seat, slot=t.slot))
+        return
     lay_out_icons(state, placed, tile, rotation, event=True, seat=t.seat)
 
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from engine.core.api import Action
+from engine.games.catacombs.board import OPPOSITE, neighbour_slot, parse_slot, slot_key
 from engine.games.catacombs.checks_util import apply_outcome, may_try, poison
 from engine.games.catacombs.data import Check, Reward
-from engine.games.catacombs.registry import actions_of, handles, rule, task
+from engine.games.catacombs.labyrinths import beyond_table, tile_pile
+from engine.games.catacombs.registry import actions_of, handles, options, rule, task
 from engine.games.catacombs.state import CatacombsState, Hero
-from engine.games.catacombs.steps import PassageStash
+from engine.games.catacombs.steps import PassageEdge, PassageStash, TileDrawn
 
 HOW = ("study", "break", "move", "mechanism")
 
@@ -84,7 +86,7 @@ def do_statue(state: CatacombsState, hero: Hero, action: Action) -> int:
         state.log(f"{hero.character} {done}")
         apply_outcome(state, hero, check.on_success, f"statue {how}")
     if token.hidden.get("hidden_passage") and hero.active:
-        hidden_passage(state, hero)
+        hidden_passage(state, hero, "behind the statue")
     if how == "move":
         return state.actions_left
     return check.actions
@@ -103,17 +105,73 @@ def snake_bite(state: CatacombsState, hero: Hero) -> None:
         poison(state, hero, "snake in a statue")
 
 
-@rule("engine.hidden-passage-stash")
-def hidden_passage(state: CatacombsState, hero: Hero) -> None:
-    """Engine assumption: the passage's new tile is not laid; its stash card goes straight to
-    the hero who opened it."""
-    if sum(state.pools.get("stash", {}).values()) > 0:
+@rule("engine.hidden-passage-stash", "table.passage-tile", "levers.passage")
+def hidden_passage(state: CatacombsState, hero: Hero, where: str) -> None:
+    """A hidden passage opens (behind a statue or by a lever): its tile is drawn from the
+    hero's pile and attached to a free open edge of the hero's tile (else of their
+    labyrinth), which the player picks, and the stash card goes on it. With no such edge or
+    no tile left but the final one, the passage ends in a niche: the stash card goes straight
+    to the hero."""
+    if sum(state.pools.get("stash", {}).values()) <= 0:
+        return
+    state.log(f"{hero.character} opens a hidden passage ({where})")
+    edges = passage_edges(state, hero)
+    if not edges or not sum(state.pools.get(tile_pile(state, hero), {}).values()):
         state.push(PassageStash(pool="stash", seat=hero.seat))
+        return
+    keys = tuple(f"{slot[0]},{slot[1]},{side}" for slot, side in edges)
+    state.push(PassageEdge(seat=hero.seat, edges=keys))
+
+
+def passage_edges(state: CatacombsState, hero: Hero) -> list[tuple[tuple[int, int], str]]:
+    """Free open edges within the table: the hero's tile's, else any of their labyrinth's."""
+    board = state.board
+
+    def free(slot: tuple[int, int]) -> list[tuple[tuple[int, int], str]]:
+        return [
+            (slot, side)
+            for side in board.tile_sides_open(slot)
+            if not beyond_table(state, neighbour_slot(slot, side))
+        ]
+
+    own = free((hero.pos[0], hero.pos[1]))
+    if own:
+        return own
+    labyrinth = state.tile_of(hero.pos).labyrinth
+    out = []
+    for key in sorted(state.tiles):
+        if state.tiles[key].labyrinth == labyrinth:
+            out += free(parse_slot(key))
+    return out
+
+
+@options(PassageEdge)
+def passage_edge_options(state: CatacombsState, t: PassageEdge) -> list[Action]:
+    return [Action.of("passage", edge=e) for e in t.edges]
+
+
+@task(PassageEdge)
+def passage_edge(state: CatacombsState, t: PassageEdge, action: Action) -> None:
+    """The passage's tile is drawn for the chosen edge (it is turned as the player likes)."""
+    x, y, side = action.get("edge").split(",")
+    slot = (int(x), int(y))
+    hero = state.heroes[t.seat]
+    state.push(TileDrawn(pool=tile_pile(state, hero), seat=t.seat,
+                         slot=neighbour_slot(slot, side), side=OPPOSITE[side], passage=True))
 
 
 @task(PassageStash)
 def passage_stash(state: CatacombsState, t: PassageStash, card: str) -> None:
+    """The stash card goes face down on the passage's tile (revealed on the first step there),
+    or, in a niche, straight to the hero who opened the passage."""
+    if t.slot is not None:
+        tile = state.tiles[slot_key(t.slot)]
+        c, r = tile.center()
+        tile.features.append({"uid": f"f{state.uid()}", "type": "stash", "card": card,
+                              "cell": [c, r]})
+        state.log(f"the stash card lies on the passage's tile at {slot_key(t.slot)}")
+        return
     hero = state.heroes[t.seat]
     c = state.data.cards.get(card)
     if c is not None and hero.active and c.allowed(state.stats(hero)):
-        state.gain(hero, c.reward, f"stash {card} behind a statue")
+        state.gain(hero, c.reward, f"stash {card} in a niche behind the passage")
