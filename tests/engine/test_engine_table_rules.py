@@ -314,3 +314,23 @@ def test_a_passage_with_nowhere_to_go_ends_in_a_niche() -> None:
     assert state.is_chance_node and state.queue[0].fn == "passage-stash"
     state.apply(state.sample_chance())
     assert len(state.tiles) == tiles
+
+
+# ----- table.reshuffle --------------------------------------------------------------------------
+def test_an_empty_event_deck_is_made_again_from_its_discards() -> None:
+    from engine.games.catacombs.exploration import event_card
+    from engine.games.catacombs.steps import EventCard
+
+    state = arena(DATA, players=1)
+    event_card(state, EventCard(pool="event", seat=0), "quiet-corridor")
+    assert state.pools["discard:event"] == {"quiet-corridor": 1}
+    state.pools["event"] = {c: 0 for c in state.pools["event"]}
+    assert state.stocked("event")
+    assert sum(state.pools["event"].values()) == 1 and state.pools["discard:event"] == {}
+
+
+def test_decks_that_do_not_reshuffle_stay_empty() -> None:
+    state = arena(DATA, players=1)
+    state.pools["stash"] = {}
+    state.pools["discard:stash"] = {"stash-coins": 1}
+    assert not state.stocked("stash")

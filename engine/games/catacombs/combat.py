@@ -237,6 +237,7 @@ def _spend_magic(state: CatacombsState, hero: Hero) -> None:
     spell = _weakening(state, hero)
     if spell is not None:
         hero.spells.remove(spell)
+        state.discard(spell)
     else:
         hero.secret_knowledge -= 1
 

@@ -82,7 +82,7 @@ def do_door(state: CatacombsState, hero: Hero, action: Action) -> int:
     door["sprung"] = True
     if behind == "monster" and sum(state.pools.get("monster", {}).values()) > 0:
         state.push(DoorMonster(pool="monster", seat=hero.seat))
-    elif behind == "trap" and sum(state.pools.get("hidden-trap", {}).values()) > 0:
+    elif behind == "trap" and state.stocked("hidden-trap"):
         state.push(DoorTrap(pool="hidden-trap", seat=hero.seat))
     return cost
 

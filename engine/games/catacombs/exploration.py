@@ -23,10 +23,10 @@ from engine.games.catacombs.data import Card, Tile
 from engine.games.catacombs.labyrinths import (
     arrive_below,
     beyond_table,
+    draw_pile,
     floor_for,
     labyrinth_of,
     lay_cliff,
-    tile_pile,
     tiles_left,
 )
 from engine.games.catacombs.monsters import spawn
@@ -45,6 +45,7 @@ from engine.games.catacombs.steps import (
 from engine.games.catacombs.traps import spring_hidden_trap
 
 
+@rule("engine.scouts", "table.scout")
 def far_seeing(state: CatacombsState, hero: Hero) -> bool:
     """Lanterns, night-vision goggles, far-seeing characters, and scouts or drones (engine
     assumption: a scout device opens a neighbouring tile like a far-seeing explorer)."""
@@ -110,8 +111,7 @@ def start_exploring(state: CatacombsState, hero: Hero, slot: tuple[int, int], si
     if beyond_table(state, target):
         lay_cliff(state, hero, target, OPPOSITE[side])
         return
-    pile = tile_pile(state, hero)
-    pool = pile if sum(state.pools.get(pile, {}).values()) else "final"
+    pool = draw_pile(state, hero)
     state.push(TileDrawn(pool=pool, seat=hero.seat, slot=target, side=OPPOSITE[side]))
 
 
@@ -209,11 +209,11 @@ def lay_out_icons(
             pool = f"token:crevice-{orientation}"
         else:
             pool = ICON_POOLS.get(icon)
-        if pool is not None and sum(state.pools.get(pool, {}).values()) > 0:
+        if pool is not None and state.stocked(pool):
             state.push(IconDrawn(pool=pool, slot=slot, feature=feature), front=event)
         elif pool is None or icon in ("crevice", "door"):
             _add_feature(state, slot, feature, None)
-    if event and sum(state.pools.get("event", {}).values()) > 0:
+    if event and state.stocked("event"):
         state.push(EventCard(pool="event", seat=seat))
 
 
@@ -280,6 +280,7 @@ def event_card(state: CatacombsState, t: EventCard, card: str) -> None:
     hero = state.heroes[t.seat]
     c = state.data.cards.get(card)
     state.log(f"{hero.character} draws event {card}")
+    state.discard(card)
     if c is None or not hero.active:
         return
     for target in event_heroes(state, hero, c.who):

@@ -38,6 +38,14 @@ def tile_pile(state: CatacombsState, hero: Hero | None) -> str:
     return "tiles"
 
 
+@rule("table.final-tile-teams", "start.final-tile-bottom")
+def draw_pile(state: CatacombsState, hero: Hero) -> str:
+    """Where the hero's next tile comes from: their pile, and once it is empty the final tile
+    (kept apart, beneath neither team's half: the first team to run out draws it)."""
+    pile = tile_pile(state, hero)
+    return pile if sum(state.pools.get(pile, {}).values()) else "final"
+
+
 def tiles_left(state: CatacombsState, hero: Hero | None = None) -> bool:
     final = sum(state.pools["final"].values())
     if hero is None:
@@ -126,8 +134,7 @@ def do_descend(state: CatacombsState, hero: Hero, action: Action) -> int:
         _land(state, hero, below)
         return 1
     number = 1 + max(t.labyrinth for t in state.tiles.values())
-    pile = tile_pile(state, hero)
-    pool = pile if sum(state.pools.get(pile, {}).values()) else "final"
+    pool = draw_pile(state, hero)
     state.log(f"{hero.character} climbs down into a new labyrinth")
     arrival = NewLabyrinth(number, mark)
     state.push(

@@ -105,6 +105,8 @@ class Piece:
 
 
 STAT_NAMES = STATS
+RESHUFFLED = ("event", "hidden-trap", "spell", "intrigue")
+"""Decks whose discard pile is shuffled into a new deck when they run out (table.reshuffle)."""
 JUNK, JUNK_POOL = "junk", "token:junk"
 """The junk token and its supply (`setup.token_pools` names every token pool by type)."""
 PHASE_SETUP, PHASE_SHOP, PHASE_PLAY, PHASE_OVER = "setup", "shop", "play", "over"
@@ -468,11 +470,35 @@ class CatacombsState(GameState):
             ("intrigue", reward.intrigues),
         ):
             for _ in range(n):
-                if sum(self.pools.get(pool, {}).values()) > 0:
+                if self.stocked(pool):
                     self.push(ReceiveCard(pool=pool, seat=hero.seat))
         self.log(f"{hero.character} gains {why}: {reward_text(reward)}")
         if hero.debt and hero.lender >= 0 and reward.treasures:
             self.push(Repay(seat=hero.seat))
+
+    @rule("table.reshuffle")
+    def stocked(self, pool: str) -> bool:
+        """The pool has a card to draw; an empty event, trap, spell or intrigue deck is first
+        made again from its discard pile, shuffled."""
+        cards = self.pools.get(pool, {})
+        if sum(cards.values()) > 0:
+            return True
+        spent = self.pools.get(f"discard:{pool}")
+        if pool not in RESHUFFLED or not spent or not sum(spent.values()):
+            return False
+        self.pools[pool] = {c: cards.get(c, 0) + spent.get(c, 0) for c in sorted({*cards, *spent})}
+        self.pools[f"discard:{pool}"] = {}
+        self.log(f"the {pool} deck is shuffled again from its discard pile")
+        return True
+
+    def discard(self, card_id: str) -> None:
+        """A card carried out or played goes to its deck's discard pile (decks that reshuffle)."""
+        card = self.data.cards.get(card_id)
+        deck = self.data.decks.get(card.deck) if card is not None else None
+        if deck is None or deck.type not in RESHUFFLED:
+            return
+        spent = self.pools.setdefault(f"discard:{deck.type}", {})
+        spent[card_id] = spent.get(card_id, 0) + 1
 
     def take_junk(self, n: int) -> int:
         """Junk tokens taken from the supply: as many as asked while it lasts."""
