@@ -334,3 +334,53 @@ def test_decks_that_do_not_reshuffle_stay_empty() -> None:
     state.pools["stash"] = {}
     state.pools["discard:stash"] = {"stash-coins": 1}
     assert not state.stocked("stash")
+
+
+# ----- table.locked-in --------------------------------------------------------------------------
+def test_a_locked_door_nobody_can_force_can_still_be_battered_down() -> None:
+    from engine.games.catacombs.doors import door_actions, doors_next_to
+
+    state = arena(DATA, players=1)
+    hero = state.heroes[0]
+    set_stat(state, hero, "strength", 1)
+    tile = state.tile_of(hero.pos)
+    c, r = hero.pos[2], hero.pos[3]
+    nxt = next(n for n, side in state.board.steps(hero.pos) if side is None)
+    tile.features.append({"uid": "d1", "type": "door", "cell": [nxt[2], nxt[3]],
+                          "card": "locked-door-clear", "known_locked": True})
+    state.touch_layout("passage")
+    state.refresh()
+    hows = [a.get("how") for a in door_actions(state, hero) if a.get("door") == "d1"]
+    assert "batter" in hows and "force" not in hows
+    state.apply(Action.of("door", how="batter", door="d1"))
+    state.apply(Action.of("roll", value=5))
+    assert doors_next_to(state, hero)  # it holds
+    state.apply(Action.of("door", how="batter", door="d1"))
+    state.apply(Action.of("roll", value=6))
+    assert not any(f.get("uid") == "d1" for f in tile.features)
+    assert (c, r) == hero.pos[2:]
+
+
+# ----- table.cliff-climb ------------------------------------------------------------------------
+def test_a_cliff_can_be_climbed_back_up_and_leads_to_its_foot_again() -> None:
+    state = arena(DATA, players=1)
+    hero = state.heroes[0]
+    top = hero.pos
+    tile = state.tile_of(top)
+    tile.features.append({"uid": "cl", "type": "cliff", "cell": [top[2], top[3]]})
+    state.refresh()
+    tiles = len(state.tiles)
+    state.apply(Action.of("descend", via="cl"))
+    while state.queue:
+        state.apply(state.sample_chance() if state.is_chance_node else state.legal_actions()[0])
+    assert len(state.tiles) == tiles + 1 and hero.pos[0] != top[0]
+    foot = hero.pos
+    climb = [a for a in state.legal_actions() if a.kind == "climb"]
+    assert climb and climb[0].get("to") == ",".join(map(str, top))
+    state.actions_left = 2
+    state.apply(climb[0])
+    assert hero.pos == top
+    state.actions_left = 2
+    state.refresh()
+    state.apply(Action.of("descend", via="cl"))
+    assert hero.pos == foot and len(state.tiles) == tiles + 1

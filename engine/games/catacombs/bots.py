@@ -99,7 +99,7 @@ class HeuristicBot:
         if kind == "sarcophagus":
             return 40 if hero.hp > 3 else -10
         if kind == "door":
-            return {"study": 45, "open": 35, "force": 38}[a.get("how")]
+            return {"study": 45, "open": 35, "force": 38, "batter": 30}[a.get("how")]
         if kind == "shelter":
             return (
                 30

@@ -393,6 +393,16 @@ class DoorMonster(Draw):
 
 
 @dataclass(frozen=True, kw_only=True)
+class DoorBatter(Roll):
+    """A hero batters a locked door (`door` is its uid); the check's faces break it."""
+
+    fn: ClassVar[str] = "door-batter"
+    seat: int
+    door: str
+    check: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class DoorTrap(Draw):
     fn: ClassVar[str] = "door-trap"
     seat: int
