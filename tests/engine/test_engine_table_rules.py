@@ -384,3 +384,23 @@ def test_a_cliff_can_be_climbed_back_up_and_leads_to_its_foot_again() -> None:
     state.refresh()
     state.apply(Action.of("descend", via="cl"))
     assert hero.pos == foot and len(state.tiles) == tiles + 1
+
+
+# ----- table.locked-stash -----------------------------------------------------------------------
+def test_the_locked_stash_pays_only_a_hero_with_a_key_and_waits_for_one() -> None:
+    from engine.games.catacombs.search import open_stash, take_revealed_stash
+
+    card = DATA.cards["stash-locked"]
+    assert card.items == ("key",)
+    state = arena(DATA, players=1)
+    hero = state.heroes[0]
+    hero.items, hero.treasures = [], 0
+    tile = state.tile_of(hero.pos)
+    f = {"uid": "st", "type": "stash", "card": card.id, "cell": list(hero.pos[2:])}
+    tile.features.append(f)
+    open_stash(state, hero, tile, f)
+    assert f in tile.features and f["revealed"] and hero.treasures == 0
+    hero.items = ["key"]
+    take_revealed_stash(state, hero)
+    assert f not in tile.features
+    assert hero.treasures == card.reward.treasures and hero.items == ["key"]

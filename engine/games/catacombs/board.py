@@ -473,7 +473,8 @@ def in_sight(state: CatacombsState, a: Pos, b: Pos) -> bool:
 def arrive(state: CatacombsState, hero: Hero) -> None:
     """Effects of ending a move on a cell, in this order: the first step on a tile wakes it
     (`exploration.enter_tile`), an open trap takes effect (`traps.stop_on_trap`), the artifact
-    and a dead hero's belongings are picked up (`ending`)."""
+    and a dead hero's belongings are picked up (`ending`), a stash card left face up is taken
+    by a hero who may (`search.take_revealed_stash`)."""
     pos = hero.pos
     assert pos is not None
     tile = state.tile_of(pos)
@@ -484,3 +485,4 @@ def arrive(state: CatacombsState, hero: Hero) -> None:
     if hero.active:
         registry.ARRIVALS["artifact"](state, hero)
         registry.ARRIVALS["belongings"](state, hero)
+        registry.ARRIVALS["stash"](state, hero)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from engine.core.api import Action
 from engine.games.catacombs.board import Placed
-from engine.games.catacombs.data import Table
-from engine.games.catacombs.registry import actions_of, handles, rule, task
+from engine.games.catacombs.data import Card, Table
+from engine.games.catacombs.registry import actions_of, handles, on_arrival, rule, task
 from engine.games.catacombs.state import JUNK, JUNK_POOL, CatacombsState, Hero
 from engine.games.catacombs.steps import ReceiveCard, TreasureLuck, TreasureRoll
 
@@ -144,14 +144,39 @@ def treasure_roll(state: CatacombsState, t: TreasureRoll, value: int) -> None:
 
 @rule("engine.stash-on-entry")
 def open_stash(state: CatacombsState, hero: Hero, tile: Placed, feature: dict) -> None:
-    """A stash card is turned up; a hero who meets its thresholds takes what it holds."""
+    """A stash card is turned up; a hero who meets its thresholds (and holds the item it
+    needs, a key) takes what it holds; otherwise it stays face up on the tile."""
     card = state.data.cards.get(feature["card"])
     if card is None:
         tile.features.remove(feature)
         return
-    if card.allowed(state.stats(hero)):
+    feature["revealed"] = True
+    if may_take(state, hero, card):
         tile.features.remove(feature)
         state.gain(hero, card.reward, f"stash {card.id}")
+    else:
+        state.log(f"{hero.character} cannot take the stash {card.id}; it stays face up")
+
+
+@rule("table.locked-stash")
+def may_take(state: CatacombsState, hero: Hero, card: Card) -> bool:
+    """The hero meets the card's thresholds and holds one of the items it needs (the locked
+    stash's key, which is kept)."""
+    if not card.allowed(state.stats(hero)):
+        return False
+    return not card.items or any(i in hero.items for i in card.items)
+
+
+@on_arrival("stash")
+def take_revealed_stash(state: CatacombsState, hero: Hero) -> None:
+    """A hero ending a move on a tile where a stash card lies face up takes it if they may."""
+    tile = state.tile_of(hero.pos)
+    for f in list(tile.features):
+        if f["type"] == "stash" and f.get("revealed") and hero.active:
+            card = state.data.cards.get(f["card"])
+            if card is not None and may_take(state, hero, card):
+                tile.features.remove(f)
+                state.gain(hero, card.reward, f"stash {card.id}")
 
 
 @task(ReceiveCard)

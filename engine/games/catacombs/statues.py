@@ -8,6 +8,7 @@ from engine.games.catacombs.checks_util import apply_outcome, may_try, poison
 from engine.games.catacombs.data import Check, Reward
 from engine.games.catacombs.labyrinths import beyond_table, tile_pile
 from engine.games.catacombs.registry import actions_of, handles, options, rule, task
+from engine.games.catacombs.search import may_take
 from engine.games.catacombs.state import CatacombsState, Hero
 from engine.games.catacombs.steps import PassageEdge, PassageStash, TileDrawn
 
@@ -173,5 +174,13 @@ def passage_stash(state: CatacombsState, t: PassageStash, card: str) -> None:
         return
     hero = state.heroes[t.seat]
     c = state.data.cards.get(card)
-    if c is not None and hero.active and c.allowed(state.stats(hero)):
+    if c is None or not hero.active:
+        return
+    if may_take(state, hero, c):
         state.gain(hero, c.reward, f"stash {card} in a niche behind the passage")
+        return
+    state.tile_of(hero.pos).features.append(
+        {"uid": f"f{state.uid()}", "type": "stash", "card": card, "revealed": True,
+         "cell": [hero.pos[2], hero.pos[3]]}
+    )
+    state.log(f"{hero.character} cannot take the stash {card} in the niche; it stays face up")
