@@ -17,6 +17,7 @@ check: $(STAMP)
 
 pnp: check
 	$(BIN)/relic build --pack catacombs --lang all
+	@echo "relic: PNGs of every component (png/, 300 DPI) are opt-in: $(BIN)/relic build --pack catacombs --png"
 
 test: $(STAMP)
 	$(BIN)/ruff check pipeline engine tests bench
@@ -25,6 +26,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/check_bench.py
 	$(BIN)/python bench/build_bench.py
+	$(BIN)/python bench/card_bench.py
 	$(BIN)/python bench/rulebook_bench.py
 	$(BIN)/python bench/sim_bench.py
 

@@ -2,7 +2,9 @@
 
 The libyaml event parser (through ruamel.yaml) is fast and never recurses; the composer here is
 our own and iterative, so that every safety bound is enforced while the data is built:
-file size, encoding, duplicate keys, custom tags, alias expansion and nesting depth.
+file size, encoding, characters, duplicate keys, custom tags, alias expansion, nesting depth and
+the length of integers. Files are read through `pipeline.fsutil.read_file`: only regular files
+inside the project, never a named pipe, never through a link that leads outside.
 """
 
 from __future__ import annotations
@@ -19,11 +21,22 @@ from ruamel.yaml import events as ev
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from pipeline.diagnostics import Diagnostic, RelicError, Span, error
+from pipeline.fsutil import Refused, read_file
 from pipeline.model import PathKey, SourceFile
 
 MAX_FILE_BYTES = 1024 * 1024
 MAX_DEPTH = 64
 MAX_ALIAS_EXPANSION = 10_000
+MAX_INT_DIGITS = 4300  # Python's own bound on reading an integer from text
+_MAX_INT_BITS = 14_284  # an integer of 4300 decimal digits fits in this many bits
+
+# Characters YAML allows in a stream (YAML 1.2, 5.1): tab, line breaks, printable ASCII, NEL and
+# the printable ranges above; anything else is a control character or a non-character.
+_NOT_PRINTABLE = re.compile(
+    "[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+)
+_LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")  # what libyaml counts as a new line
+_CHAR_NAMES = {0: "NUL", 7: "BEL", 8: "backspace", 0x1B: "ESC", 0x7F: "DEL", 0xFEFF: "BOM"}
 
 CORE = "tag:yaml.org,2002:"
 ALLOWED_TAGS = {CORE + t for t in ("str", "int", "float", "bool", "null", "map", "seq")} | {"!"}
@@ -44,9 +57,17 @@ def resolve_plain(text: str) -> Any:
     if text in _BOOL:
         return _BOOL[text]
     if _INT.match(text):
+        digits = len(text.lstrip("+-"))
+        if digits > MAX_INT_DIGITS:
+            raise ValueError(f"an integer of {digits} digits is longer than the "
+                             f"{MAX_INT_DIGITS} digits allowed")
         return int(text)
     if _INT_OTHER.match(text):
-        return int(text, 0)
+        value = int(text, 0)
+        if value.bit_length() > _MAX_INT_BITS:
+            raise ValueError(f"an integer of {len(text) - 2} digits is larger than the "
+                             f"{MAX_INT_DIGITS} decimal digits allowed")
+        return value
     if _FLOAT.match(text):
         return float(text)
     if _INF.match(text):
@@ -88,8 +109,10 @@ class _Frame:
 class _Composer:
     """Builds plain data from parser events, iteratively, enforcing every bound."""
 
-    def __init__(self, display: str):
+    def __init__(self, display: str, text: str = ""):
         self.display = display
+        self.text = text
+        self.has_question_mark = "?" in text
         self.positions: dict[PathKey, tuple[int, int]] = {}
         self.anchors: dict[str, tuple[Any, int]] = {}
         self.stack: list[_Frame] = []
@@ -98,7 +121,12 @@ class _Composer:
         self.documents = 0
 
     def fail(self, code: str, message: str, mark: Any, hint: str | None = None) -> RelicError:
-        span = Span(self.display, mark.line + 1, mark.column + 1) if mark else Span(self.display)
+        """A located error at a parser mark (or at a `Span`)."""
+        if isinstance(mark, Span):
+            span = mark
+        else:
+            span = Span(self.display, mark.line + 1, mark.column + 1) if mark else Span(
+                self.display)
         return RelicError([error(code, message, span, hint)])
 
     # -- event handling ---------------------------------------------------------------------
@@ -126,19 +154,40 @@ class _Composer:
                 "remove the tag; content is plain data (strings, numbers, lists, mappings)",
             )
 
+    def _check_key_indicator(self, event: Any) -> None:
+        """`?` written right before a value in a flow collection (`{?0: 1}`, `[?x]`): libyaml
+        (so relic) reads an explicit-key indicator, YAML 1.2 readers (editors) read the text
+        `?0`. Content whose meaning depends on the reader is refused."""
+        if not self.has_question_mark:
+            return
+        mark = event.start_mark
+        index = getattr(mark, "index", 0) if mark is not None else 0
+        if 0 < index <= len(self.text) and self.text[index - 1] == "?":
+            value = getattr(event, "value", None)
+            shown = f"?{value}" if isinstance(value, str) else "?..."
+            raise self.fail(
+                "ambiguous-key",
+                f"'{shown}' inside [...] or {{...}}: YAML 1.1 readers (relic among them) take "
+                f"'?' as a key indicator, YAML 1.2 readers (editors) as part of the text",
+                Span(self.display, mark.line + 1, mark.column),
+                f"quote the text ('{shown}'), or put a space after '?' if it marks a key",
+            )
+
     def _scalar(self, event: ev.ScalarEvent) -> None:
         self._check_tag(event)
-        if event.tag is None or event.tag == "!":
-            plain = event.style in (None, "") and event.implicit[0]
-            value = resolve_plain(event.value) if plain else event.value
-        else:
-            try:
+        self._check_key_indicator(event)
+        try:
+            if event.tag is None or event.tag == "!":
+                plain = event.style in (None, "") and event.implicit[0]
+                value = resolve_plain(event.value) if plain else event.value
+            else:
                 value = _tagged_scalar(event.tag, event.value)
-            except ValueError as exc:
-                raise self.fail("bad-scalar", str(exc), event.start_mark) from None
+        except ValueError as exc:
+            raise self.fail("bad-scalar", str(exc), event.start_mark) from None
         self._add(value, 1, event)
 
     def _alias(self, event: ev.AliasEvent) -> None:
+        self._check_key_indicator(event)
         if event.anchor not in self.anchors:
             raise self.fail(
                 "unknown-alias", f"alias '*{event.anchor}' has no anchor", event.start_mark
@@ -196,8 +245,9 @@ class _Composer:
             self._set_key(value, event)
             return
         path = self._child_path(event)
-        self.positions[path] = (event.start_mark.line + 1, event.start_mark.column + 1)
-        anchor = getattr(event, "anchor", None)
+        mark = event.start_mark
+        self.positions[path] = (mark.line + 1, mark.column + 1)
+        anchor = event.anchor
         if anchor and isinstance(event, ev.ScalarEvent):
             self.anchors[anchor] = (value, 1)
         self._attach(value, size, event)
@@ -247,15 +297,22 @@ class _Composer:
     }
 
 
+def line_col(text: str, index: int) -> tuple[int, int]:
+    """1-based line and column of a character index, counting lines as the parser does."""
+    before = text[:index]
+    breaks = list(_LINE_BREAK.finditer(before))
+    start = breaks[-1].end() if breaks else 0
+    return len(breaks) + 1, index - start + 1
+
+
 def _decode(raw: bytes, display: str) -> str:
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        before = raw[: exc.start]
-        line = before.count(b"\n") + 1
-        col = exc.start - (before.rfind(b"\n") + 1) + 1
+        good = raw[: exc.start].decode("utf-8", "replace")
+        line, col = line_col(good, len(good))
         raise RelicError(
             [
                 error(
@@ -268,22 +325,48 @@ def _decode(raw: bytes, display: str) -> str:
         ) from None
 
 
-def _syntax_error(exc: Exception, display: str) -> RelicError:
+def _char_name(ch: str) -> str:
+    code = ord(ch)
+    name = _CHAR_NAMES.get(code)
+    return f"U+{code:04X}" + (f" ({name})" if name else "")
+
+
+def check_characters(text: str, display: str) -> None:
+    """Refuse the first character YAML does not allow, at its own line and column."""
+    found = _NOT_PRINTABLE.search(text)
+    if found is None:
+        return
+    line, col = line_col(text, found.start())
+    kind = "a control character" if ord(found.group()) < 0xA0 else "not a printable character"
+    raise RelicError([error(
+        "control-character",
+        f"{_char_name(found.group())} is {kind}, which YAML does not allow",
+        Span(display, line, col),
+        "remove it; write it as an escape (\\x00, \\u200b) inside a double-quoted string "
+        "if it is meant",
+    )])
+
+
+def _syntax_error(exc: Exception, display: str, text: str = "") -> RelicError:
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     if isinstance(exc, MarkedYAMLError) and mark is not None:
         problem = exc.problem or "invalid YAML"
         context = f" ({exc.context})" if exc.context else ""
         span = Span(display, mark.line + 1, mark.column + 1)
         return RelicError([error("yaml-syntax", f"{problem}{context}", span)])
-    position = getattr(exc, "position", None)
-    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    col = position + 1 if isinstance(position, int) else 1
-    return RelicError([error("yaml-syntax", text, Span(display, 1, col))])
+    position = getattr(exc, "position", None)  # libyaml counts it in UTF-8 bytes
+    message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    line, col = 1, 1
+    if isinstance(position, int) and text:
+        before = text.encode("utf-8")[:position].decode("utf-8", "ignore")
+        line, col = line_col(before, len(before))
+    return RelicError([error("yaml-syntax", message, Span(display, line, col))])
 
 
 def parse_text(text: str, display: str) -> tuple[Any, dict[PathKey, tuple[int, int]]]:
     """Compose YAML text into plain data and positions; raise `RelicError` on any problem."""
-    composer = _Composer(display)
+    check_characters(text, display)
+    composer = _Composer(display, text)
     parser = YAML(typ="safe", pure=False)
     try:
         for event in parser.parse(text):
@@ -291,26 +374,21 @@ def parse_text(text: str, display: str) -> tuple[Any, dict[PathKey, tuple[int, i
     except RelicError:
         raise
     except (YAMLError, ValueError, TypeError, AttributeError, SystemError) as exc:
-        raise _syntax_error(exc, display) from None
+        raise _syntax_error(exc, display, text) from None
     return composer.root, composer.positions
 
 
-def load_yaml(path: Path, display: str | None = None) -> SourceFile:
-    """Read one YAML file within the bounds; raise `RelicError` with a located diagnostic."""
+def load_yaml(path: Path, display: str | None = None, project: Path | None = None) -> SourceFile:
+    """Read one YAML file within the bounds; raise `RelicError` with a located diagnostic.
+
+    `project`: the folder no read may leave (default: the project of the file's folder, see
+    `pipeline.fsutil.project_root`)."""
     display = display or str(path)
-    size = path.stat().st_size
-    if size > MAX_FILE_BYTES:
-        raise RelicError(
-            [
-                error(
-                    "file-too-large",
-                    f"file is {size} bytes; the limit is {MAX_FILE_BYTES}",
-                    Span(display),
-                    "split the content into several files",
-                )
-            ]
-        )
-    data, positions = parse_text(_decode(path.read_bytes(), display), display)
+    try:
+        raw = read_file(path, MAX_FILE_BYTES, project, display)
+    except Refused as exc:
+        raise RelicError([exc.diagnostic]) from None
+    data, positions = parse_text(_decode(raw, display), display)
     return SourceFile(path=path, display=display, data=data, positions=positions)
 
 
@@ -322,8 +400,9 @@ def load_bytes(raw: bytes, display: str = "<bytes>") -> SourceFile:
     return SourceFile(path=Path(display), display=display, data=data, positions=positions)
 
 
-def try_load(path: Path, display: str) -> tuple[SourceFile | None, list[Diagnostic]]:
+def try_load(path: Path, display: str, project: Path | None = None
+             ) -> tuple[SourceFile | None, list[Diagnostic]]:
     try:
-        return load_yaml(path, display), []
+        return load_yaml(path, display, project), []
     except RelicError as exc:
         return None, list(exc.diagnostics)

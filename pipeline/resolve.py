@@ -14,10 +14,11 @@ from typing import Any
 from engine.core.notation import DiceExpression, RollRange
 from pipeline.diagnostics import Diagnostic, error, warning
 from pipeline.model import Entity, Model, PackInfo, freeze, real_path
-from pipeline.schemas import CATALOGUE, Catalogue
+from pipeline.schemas import CATALOGUE, Catalogue, Reference
 from pipeline.validate import ValidEntity, did_you_mean
 
 _LANG = re.compile(r"^[a-z]{2}(-[A-Z]{2})?$")
+MAX_COMPONENTS = 10_000  # printed copies in one pack (every entity of a printed kind x count)
 
 
 # ----- values --------------------------------------------------------------------------------
@@ -28,12 +29,19 @@ Interval = RollRange
 
 
 def parse_range(text: str) -> Interval | None:
-    """`5`, `2-3`, `12+`, `2-12+` (2 to 12, and more above)."""
-    return RollRange.try_parse(text)
+    """`5`, `2-3`, `12+`, `2-12+` (2 to 12, and more above). None also for numbers too long to
+    read (a pack-local schema may not bound them as defs.json does)."""
+    try:
+        return RollRange.try_parse(text)
+    except ValueError:
+        return None
 
 
 def dice_bounds(expr: str) -> tuple[int, int] | None:
-    dice = DiceExpression.try_parse(expr)
+    try:
+        dice = DiceExpression.try_parse(expr)
+    except ValueError:
+        return None
     return (dice.low, dice.high) if dice else None
 
 
@@ -250,6 +258,119 @@ def check_table(e: ValidEntity) -> list[Diagnostic]:
     return out
 
 
+def check_components_total(pack: PackInfo, entities: Sequence[ValidEntity]) -> list[Diagnostic]:
+    """The printed copies of the pack (entity counts of the printed kinds) stay within bounds."""
+    printed = printed_kinds(pack)
+    counts = [(e.data.get("count", 1), e.id) for e in entities if e.kind in printed]
+    counts = [(c, i) for c, i in counts if isinstance(c, int) and not isinstance(c, bool)]
+    total = sum(c for c, _ in counts)
+    if total <= MAX_COMPONENTS:
+        return []
+    largest = ", ".join(f"{i} ({c})" for c, i in sorted(counts, key=lambda x: (-x[0], x[1]))[:3])
+    return [
+        error(
+            "too-many-components",
+            f"the pack prints {total} components; the limit is {MAX_COMPONENTS}",
+            pack.manifest.span(("print", "components")),
+            f"the largest counts: {largest}",
+        )
+    ]
+
+
+def _strongly_connected(graph: Mapping[str, Sequence[str]]) -> list[list[str]]:
+    """Tarjan's strongly connected components, iteratively (no recursion limit)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    found: list[list[str]] = []
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, 0)]
+        while work:
+            node, child = work.pop()
+            if child == 0:
+                index[node] = low[node] = len(index)
+                stack.append(node)
+                on_stack.add(node)
+            targets = graph.get(node, ())
+            if child < len(targets):
+                work.append((node, child + 1))
+                target = targets[child]
+                if target not in index:
+                    work.append((target, 0))
+                elif target in on_stack:
+                    low[node] = min(low[node], index[target])
+                continue
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    top = stack.pop()
+                    on_stack.discard(top)
+                    component.append(top)
+                    if top == node:
+                        break
+                found.append(sorted(component))
+    return found
+
+
+def _cycle_from(start: str, members: set[str], graph: Mapping[str, Sequence[str]]) -> list[str]:
+    """The shortest way from `start` back to itself inside one component (breadth first)."""
+    previous: dict[str, str] = {}
+    queue = [start]
+    for node in queue:
+        for target in graph.get(node, ()):
+            if target == start:
+                path = [node]
+                while path[-1] != start:
+                    path.append(previous[path[-1]])
+                return [*reversed(path), start]
+            if target in members and target not in previous:
+                previous[target] = node
+                queue.append(target)
+    return [start, start]
+
+
+def check_dependency_cycles(entities: Sequence[ValidEntity]) -> list[Diagnostic]:
+    """References marked `x-depends` (the target must come first) never form a cycle; an entity
+    that depends on itself is the shortest one."""
+    known = {e.id for e in entities}
+    edges: dict[str, dict[str, tuple[ValidEntity, Reference]]] = {}
+    for e in entities:
+        for ref in e.references:
+            if ref.depends and ref.target in known:
+                edges.setdefault(e.id, {}).setdefault(ref.target, (e, ref))
+    graph = {node: sorted(targets) for node, targets in edges.items()}
+    out = []
+    for component in _strongly_connected(graph):
+        start = component[0]
+        if len(component) == 1 and start not in graph.get(start, ()):
+            continue
+        cycle = _cycle_from(start, set(component), graph)
+        entity, ref = edges[start][cycle[1]]
+        field = next((str(p) for p in reversed(ref.path) if isinstance(p, str)), "reference")
+        shown = cycle if len(cycle) <= 9 else [*cycle[:4], "…", *cycle[-3:]]
+        chain = " → ".join(shown) + ("" if len(cycle) <= 9 else f" ({len(cycle) - 1} in all)")
+        message = (
+            f"'{start}' {field} itself"
+            if len(cycle) == 2
+            else f"{field} goes round in a cycle: {chain}"
+        )
+        out.append(
+            error(
+                "dependency-cycle",
+                message,
+                entity.source.span(entity.prefix + ref.path),
+                "nothing in a cycle can ever come first; remove one of its links",
+            )
+        )
+    return out
+
+
 def printed_kinds(pack: PackInfo) -> set[str]:
     components = pack.print_profile.get("components", {})
     return set(components) if isinstance(components, Mapping) else set()
@@ -303,6 +424,9 @@ def resolve(
             diagnostics += check_table(e)
     if partial.complete and not ref_problems:
         diagnostics += check_unused(entities, used, printed_kinds(pack), catalogue)
+    if not ref_problems:
+        diagnostics += check_dependency_cycles(entities)
+    diagnostics += check_components_total(pack, entities)
     unique = {}
     for e in entities:
         unique.setdefault(e.id, e)

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
@@ -14,7 +15,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline import checks
-from pipeline.diagnostics import Diagnostic, RelicError, Severity, Span, error, relative
+from pipeline.diagnostics import (
+    Diagnostic,
+    Omitted,
+    RelicError,
+    Severity,
+    Span,
+    cap_per_file,
+    error,
+    relative,
+)
+from pipeline.fsutil import Tree, scan_tree
 from pipeline.loader import try_load
 from pipeline.model import Model, PackInfo, SourceFile, freeze
 from pipeline.resolve import Partial, resolve
@@ -35,6 +46,7 @@ class Analysis:
     pack_dir: Path
     model: Model | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    omitted: dict[str, Omitted] = field(default_factory=dict)  # counted, past the cap
 
     @property
     def ok(self) -> bool:
@@ -44,18 +56,29 @@ class Analysis:
 # ----- finding packs and files -----------------------------------------------------------------
 
 
+def has_manifest(folder: Path) -> bool:
+    """The folder holds an entry named pack.yaml, whatever it is (its scan says if it cannot be
+    read); nothing is opened or followed here."""
+    return os.path.lexists(folder / MANIFEST)
+
+
 def find_packs(path: Path) -> list[Path]:
     """A pack folder, or a folder of packs."""
-    if (path / MANIFEST).is_file():
+    if has_manifest(path):
         return [path]
-    return sorted(p.parent for p in path.glob(f"*/{MANIFEST}"))
+    try:
+        with os.scandir(path) as listing:
+            names = sorted(entry.name for entry in listing)
+    except OSError:
+        return []
+    return [path / name for name in names if has_manifest(path / name)]
 
 
 def pack_dir_for(content: Path, pack_id: str) -> Path:
     candidate = content / pack_id
-    if (candidate / MANIFEST).is_file():
+    if has_manifest(candidate):
         return candidate
-    if (content / MANIFEST).is_file() and content.name == pack_id:
+    if has_manifest(content) and content.name == pack_id:
         return content
     known = ", ".join(p.name for p in find_packs(content)) or "none"
     raise RelicError(
@@ -71,13 +94,15 @@ def pack_dir_for(content: Path, pack_id: str) -> Path:
 
 def is_entity_file(pack_dir: Path, path: Path) -> bool:
     rel = path.relative_to(pack_dir)
-    if rel.parts[0] in NOT_ENTITY_DIRS or rel.name == MANIFEST:
+    if path.suffix != ".yaml" or rel.parts[0] in NOT_ENTITY_DIRS or rel.name == MANIFEST:
         return False
     return not (len(rel.parts) == 1 and rel.name.startswith("trace"))
 
 
-def entity_files(pack_dir: Path) -> list[Path]:
-    return sorted(p for p in pack_dir.rglob("*.yaml") if is_entity_file(pack_dir, p))
+def entity_files(pack_dir: Path, tree: Tree | None = None) -> list[Path]:
+    """The entity files of a pack: regular, readable files inside its project (`scan_tree`)."""
+    tree = tree or scan_tree(pack_dir)
+    return [p for p in tree.files if is_entity_file(pack_dir, p)]
 
 
 @dataclass
@@ -92,18 +117,27 @@ class FileResult:
 _CATALOGUES: dict[tuple[Path, ...], Catalogue] = {}
 
 
-def _process(job: tuple[Path, str, tuple[Path, ...]]) -> FileResult:
-    path, display, roots = job
+def _process(job: tuple[Path, str, tuple[Path, ...], Path | None]) -> FileResult:
+    path, display, roots, project = job
     catalogue = _CATALOGUES.setdefault(roots, Catalogue(roots))
-    source, problems = try_load(path, display)
+    source, problems = try_load(path, display, project)
     validated = validate_files([source] if source else [], catalogue)
     return FileResult(source, problems, validated)
 
 
-def process_files(paths: list[Path], catalogue: Catalogue) -> list[FileResult]:
+def _size(path: Path) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
+
+def process_files(
+    paths: list[Path], catalogue: Catalogue, project: Path | None = None
+) -> list[FileResult]:
     """Load and validate every file, keeping going past failures; two processes for big packs."""
-    jobs = [(p, relative(p), catalogue.roots) for p in paths]
-    total = sum(p.stat().st_size for p in paths)
+    jobs = [(p, relative(p), catalogue.roots, project) for p in paths]
+    total = sum(_size(p) for p in paths)
     if total >= PARALLEL_FROM_BYTES and len(paths) > 1:
         with ProcessPoolExecutor(max_workers=2) as pool:
             return list(pool.map(_process, jobs, chunksize=max(1, len(jobs) // 8)))
@@ -113,8 +147,10 @@ def process_files(paths: list[Path], catalogue: Catalogue) -> list[FileResult]:
 # ----- stages ----------------------------------------------------------------------------------
 
 
-def load_manifest(pack_dir: Path, catalogue: Catalogue) -> tuple[PackInfo | None, list[Diagnostic]]:
-    manifest, problems = try_load(pack_dir / MANIFEST, relative(pack_dir / MANIFEST))
+def load_manifest(
+    pack_dir: Path, catalogue: Catalogue, project: Path | None = None
+) -> tuple[PackInfo | None, list[Diagnostic]]:
+    manifest, problems = try_load(pack_dir / MANIFEST, relative(pack_dir / MANIFEST), project)
     if manifest is None:
         return None, problems
     problems = validate_manifest(manifest, catalogue)
@@ -171,20 +207,48 @@ def run_plugin_checks(model: Model) -> list[Diagnostic]:
 
 
 def analyze(pack_dir: Path, plugins: bool = True) -> Analysis:
-    """Run every stage on one pack; collect every problem; stop before plug-ins on errors."""
+    """Run every stage on one pack; collect every problem; stop before plug-ins on errors.
+    A file with very many problems shows the first of them and says how many more it has."""
+    result = _analyze(pack_dir, plugins)
+    result.diagnostics = cap_per_file(result.diagnostics, result.omitted)
+    return result
+
+
+def _refused(tree: Tree, path: Path) -> bool:
+    display = relative(path)
+    return any(d.span.file == display and d.severity is Severity.ERROR for d in tree.diagnostics)
+
+
+def _analyze(pack_dir: Path, plugins: bool) -> Analysis:
     result = Analysis(pack_dir)
+    tree = scan_tree(pack_dir)  # every entry looked at before anything is opened
+    result.diagnostics += tree.diagnostics
+    if _refused(tree, pack_dir / "schemas"):
+        return result  # validating against the wrong schemas would only give false errors
     catalogue = catalogue_for(pack_dir)
-    pack, problems = load_manifest(pack_dir, catalogue)
-    result.diagnostics += problems
-    results = process_files(entity_files(pack_dir), catalogue)
+    result.diagnostics += catalogue.problems
+    manifest = pack_dir / MANIFEST
+    pack = None
+    if manifest in tree.files:
+        pack, problems = load_manifest(pack_dir, catalogue, tree.project)
+        result.diagnostics += problems
+    elif not any(d.span.file == relative(manifest) for d in tree.diagnostics):
+        what = "a folder" if manifest.is_dir() else "not a regular file"
+        result.diagnostics.append(
+            error("not-a-file", f"{what}, not the pack's manifest file", Span(relative(manifest)),
+                  "pack.yaml is a YAML file: id, title, languages (schemas/pack.json)")
+        )
+    results = process_files(entity_files(pack_dir, tree), catalogue, tree.project)
     entities, invalid_ids = [], {}
     for r in results:
         result.diagnostics += r.diagnostics + r.validated.diagnostics
+        result.omitted.update(r.validated.omitted)
         entities += r.validated.entities
         invalid_ids.update(r.validated.invalid_ids)
     if pack is None:
         return result
-    unreadable = any(r.source is None for r in results)
+    refused = any(d.severity is Severity.ERROR for d in tree.diagnostics)
+    unreadable = refused or any(r.source is None for r in results)
     model, problems = resolve(pack, entities, catalogue, Partial(unreadable, invalid_ids))
     result.diagnostics += problems
     result.model = model

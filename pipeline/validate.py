@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from jsonschema import ValidationError
+from referencing.exceptions import Unresolvable
 
-from pipeline.diagnostics import Diagnostic, error
+from pipeline.diagnostics import MAX_PER_FILE, Diagnostic, Omitted, error
 from pipeline.model import PathKey, SourceFile
 from pipeline.schemas import CATALOGUE, Catalogue, Reference
 
@@ -114,20 +115,29 @@ def _entity_items(source: SourceFile) -> tuple[list[tuple[PathKey, Any]], list[D
 
 
 def validate_entity(
-    source: SourceFile, prefix: PathKey, item: Any, catalogue: Catalogue
+    source: SourceFile, prefix: PathKey, item: Any, catalogue: Catalogue,
+    limit: int | None = None,
 ) -> tuple[ValidEntity | None, list[Diagnostic]]:
+    """One entity against its kind's schema; at most `limit` schema diagnostics."""
     span = source.span(prefix)
     if not isinstance(item, dict):
         return None, [error("not-an-entity", "an entity is a mapping with id and kind", span)]
     kind = item.get("kind")
     if not isinstance(kind, str):
         return None, [error("missing-kind", "entity has no 'kind'", span)]
+    if kind in catalogue.broken:  # its schema has its own bad-schema diagnostic
+        return None, []
     if kind not in catalogue.kinds:
         hint = did_you_mean(kind, catalogue.kinds) or "known kinds: " + ", ".join(catalogue.kinds)
         return None, [
             error("unknown-kind", f"unknown kind '{kind}'", source.span((*prefix, "kind")), hint)
         ]
-    errors, refs = catalogue.check(f"kinds/{kind}.json", item)
+    try:
+        errors, refs = catalogue.check(f"kinds/{kind}.json", item, limit)
+    except (Unresolvable, RecursionError) as exc:
+        where = source.span((*prefix, "kind"))
+        return None, [error("bad-schema", f"the schema of kind '{kind}' cannot be used: "
+                            f"{type(exc).__name__}", where)]
     if errors:
         return None, schema_diagnostics(errors, source, prefix)
     return ValidEntity(source, prefix, item, tuple(refs)), []
@@ -138,18 +148,36 @@ class Validated:
     entities: list[ValidEntity]
     diagnostics: list[Diagnostic]
     invalid_ids: dict[str, str]  # id -> kind of entities that failed their schema
+    omitted: dict[str, Omitted] = field(default_factory=dict)  # file -> what was not shown
 
 
-def validate_files(files: Sequence[SourceFile], catalogue: Catalogue = CATALOGUE) -> Validated:
+def validate_files(
+    files: Sequence[SourceFile], catalogue: Catalogue = CATALOGUE, limit: int = MAX_PER_FILE
+) -> Validated:
+    """Every entity of every file. A file shows at most `limit` diagnostics; past them the rest
+    are only counted (an entity validation stops at its first error), so a file of 10^5 wrong
+    values costs little more than one of a hundred."""
     result = Validated([], [], {})
     for source in files:
         items, problems = _entity_items(source)
-        result.diagnostics.extend(problems)
+        shown = list(problems)
+        more = Omitted()
         for prefix, item in items:
-            entity, problems = validate_entity(source, prefix, item, catalogue)
-            result.diagnostics.extend(problems)
+            room = limit - len(shown)
+            if room <= 0 and not isinstance(item, dict):
+                more.add(1, None if more.span else source.span(prefix), exact=True)
+                continue
+            # one more than there is room for: whether the file has more to say
+            entity, problems = validate_entity(source, prefix, item, catalogue, max(room, 0) + 1)
             if entity is not None:
                 result.entities.append(entity)
             elif isinstance(item, dict) and isinstance(item.get("id"), str):
                 result.invalid_ids[item["id"]] = str(item.get("kind"))
+            shown += problems[: max(room, 0)]
+            rest = problems[max(room, 0):]
+            if rest:  # validation stopped there: the entity may have had still more
+                more.add(len(rest), rest[0].span, exact=False)
+        result.diagnostics.extend(shown)
+        if more.count:
+            result.omitted[source.display] = more
     return result

@@ -2,9 +2,9 @@
 
     Model -> Components (one per physical copy)     components.expand
           -> fonts and glyphs checked                fonts
-          -> rendered faces (cached PDF pages)       render.render_faces
+          -> faces measured, sized per deck, drawn   render.render_faces (faces/: layouts)
           -> Layout (sheets, placements in mm)       layout.layout
-          -> PDF sheets, shop PDFs, PNGs, manifest   impose, outputs
+          -> PDF sheets, shop PDFs, PNGs, manifest   impose, write, outputs
           -> cache files unused for weeks removed    prune
 
 Problems are collected and reported once as a RelicError; nothing half-written is left behind.
@@ -27,9 +27,9 @@ from pipeline.cards.render import Workers
 from pipeline.diagnostics import Diagnostic, RelicError, Span, error, relative
 from pipeline.model import Model
 
-__all__ = ["BuildOptions", "BuildResult", "build"]
+__all__ = ["BuildOptions", "BuildResult", "build", "preflight"]
 
-TEMPLATES_DIR = PROJECT_ROOT / "templates" / "cards"
+LAYOUTS_DIR = PROJECT_ROOT / "templates" / "layouts"
 
 
 @dataclass(frozen=True)
@@ -40,9 +40,9 @@ class BuildOptions:
     paper: str | None = None
     duplex: bool = True  # False: only the variant with backs on separate sheets
     proof: bool = False
-    png: bool = True
+    png: bool = False  # 300-DPI PNGs of every component (opt-in: `relic build --png`)
     workers: int = 1
-    batch_size: int = 40  # faces per WeasyPrint document (outputs do not depend on it)
+    batch_size: int = 40  # faces per drawing job (outputs do not depend on it)
     keep_cache_days: float = KEEP_DAYS  # cache files no build used for longer are removed
 
 
@@ -60,6 +60,12 @@ class BuildResult:
     langs: tuple[LangResult, ...]
     seconds: float
     pruned: Pruned
+    stages: tuple[tuple[str, float], ...] = ()  # (stage, seconds): drawing, writing
+
+    @property
+    def faces(self) -> int:
+        """Distinct faces (a component's copies share theirs): what was actually drawn."""
+        return sum(r.faces for r in self.langs)
 
     @property
     def components(self) -> int:
@@ -82,25 +88,63 @@ def build(model: Model, options: BuildOptions, progress: Progress | None = None,
     # same bytes as `--lang all` and the languages share one set of font subsets
     expanded = {lang: expand(model, profile, lang, options.proof, load_labels(model.pack, lang))
                 for lang in model.pack.languages}
-    chars = charset(*expanded.values())
+    layout_text = _layout_text(model, profile)
+    chars = charset(layout_text, *expanded.values())
     for lang in langs:
-        check_fonts(model, profile, expanded[lang])
+        check_fonts(model, profile, expanded[lang], layout_text)
+    drawing = time.perf_counter()
     rendered, fresh = _render(model, profile, {lang: expanded[lang] for lang in langs}, chars,
                               options, progress, workers)
+    writing = time.perf_counter()
     layouts = {lang: {fmt: layout(expanded[lang].of_format(fmt), profile.formats[fmt],
                                   profile.sheet, duplex=True)
                       for fmt in expanded[lang].formats()} for lang in langs}
     from pipeline.cards.write import PackMeta, write_langs
 
-    meta = PackMeta(model.pack.id, dict(model.pack.title), model.pack.source_language)
+    meta = PackMeta(model.pack.id, dict(model.pack.title), model.pack.source_language, chars)
     folders = write_langs(meta, profile, {lang: expanded[lang] for lang in langs}, layouts,
                           rendered, options, progress)
     results = tuple(
         LangResult(lang, folders[lang], len(expanded[lang].items), len(expanded[lang].faces),
                    sum(1 for key in expanded[lang].faces if key in fresh))
         for lang in langs)
+    done = time.perf_counter()
     pruned = prune(options.cache_dir, options.keep_cache_days, now=began)
-    return BuildResult(results, time.perf_counter() - started, pruned)
+    stages = (("drawing", writing - drawing), ("writing", done - writing))
+    return BuildResult(results, time.perf_counter() - started, pruned, stages)
+
+
+def preflight(model: Model) -> list[Diagnostic]:
+    """What `build` would refuse, found without drawing or writing anything: the print profile
+    and its layouts, the fonts and their glyphs, and every text box of every face of every
+    language set at the smallest size it may take (text that cannot fit is an error at the
+    field it prints)."""
+    from pipeline.cards import render
+
+    try:
+        profile = load_profile(model.pack)
+        expanded = {lang: expand(model, profile, lang, False, load_labels(model.pack, lang))
+                    for lang in model.pack.languages}
+        layout_text = _layout_text(model, profile)
+        for components in expanded.values():
+            check_fonts(model, profile, components, layout_text)
+    except RelicError as exc:
+        return list(exc.diagnostics)
+    out: dict[tuple, Diagnostic] = {}
+    for lang, components in expanded.items():
+        settings = render.RenderSettings(
+            fonts=dict(profile.fonts), min_font_pt=profile.min_font_pt,
+            formats=dict(profile.formats), charset="", pack_root=str(model.pack.root.resolve()),
+            cache_dir="", lang=lang)
+        for face in components.faces.values():
+            try:
+                measured = render.measure_face(face, settings)
+            except RelicError as exc:
+                return list(exc.diagnostics)
+            for p in measured.problems:
+                d = _diagnostic(model, face.entity_id, p.code, p.message, p.field, lang)
+                out.setdefault((d.code, d.message, d.span), d)
+    return sorted(out.values(), key=lambda d: d.sort_key())
 
 
 def _languages(model: Model, options: BuildOptions) -> tuple[str, ...]:
@@ -115,7 +159,7 @@ def _languages(model: Model, options: BuildOptions) -> tuple[str, ...]:
 
 def _render(model: Model, profile: Profile, expanded: dict[str, Components], chars: str,
             options: BuildOptions, progress: Progress, workers: Workers | None):
-    """Every face of every language as a cached PDF page (and PNG); problems raise once."""
+    """Every face of every language drawn (and rasterized with --png); problems raise once."""
     from pipeline.cards import render
 
     work = []
@@ -127,23 +171,34 @@ def _render(model: Model, profile: Profile, expanded: dict[str, Components], cha
             cache_dir=str(options.cache_dir.resolve()), lang=lang, png=options.png)
         work.append((list(components.faces.values()), replace(base, salt=base.key())))
     count = sum(len(faces) for faces, _ in work)
-    progress.start(f"rendering {count} faces ({', '.join(expanded)})", count)
+    progress.start(f"drawing {count} faces ({', '.join(expanded)})", count)
     try:
         rendered, outcome = render.render_faces(work, options.workers, progress.advance,
                                                 options.batch_size, workers)
     finally:
         if workers is not None:
-            workers.close()  # rendering is their only use: free the cores for writing
+            workers.close()  # drawing is their only use: free the cores for writing
     progress.finish()
-    report = [_diagnostic(model, p.entity_id, p.code, p.message) for p in outcome.problems]
-    report += [error("unsafe-url", f"refused to fetch {url}", model.pack.manifest.span())
-               for url in sorted(set(outcome.refused))]
+    report = [_diagnostic(model, p.entity_id, p.code, p.message, p.field, p.lang)
+              for p in outcome.problems]
     if report:
-        raise RelicError(report)
+        raise RelicError(sorted(set(report), key=lambda d: d.sort_key()))
     return rendered, {r.key for r in outcome.rendered}
 
 
-def check_fonts(model: Model, profile: Profile, components: Components) -> None:
+def _layout_text(model: Model, profile: Profile) -> str:
+    """The text of every layout the profile names (their own characters are printed too)."""
+    from pipeline.cards.faces import layouts_text
+
+    names = set()
+    for spec in profile.kinds:
+        names |= {spec.template, *(v.template for v in spec.variants if v.template)}
+        names |= {f"backs/{b}" for b in [spec.back, *(v.back for v in spec.variants)] if b}
+    return layouts_text(names, model.pack.root)
+
+
+def check_fonts(model: Model, profile: Profile, components: Components,
+                layout_text: str = "") -> None:
     """Every configured font exists and has a glyph for every character the faces print."""
     try:
         fonts = faces_for(profile.fonts)
@@ -152,8 +207,7 @@ def check_fonts(model: Model, profile: Profile, components: Components) -> None:
                                 hint="install the font or set print.fonts in pack.yaml")]) from exc
     problems: list[Diagnostic] = []
     every = {ch for face in components.faces.values() for ch in face.context}
-    every |= {ch for path in TEMPLATES_DIR.rglob("*.j2")
-              for ch in path.read_text(encoding="utf-8")}
+    every |= set(layout_text)
     for font in fonts:
         missing = set(missing_glyphs(font, every))
         if not missing:
@@ -168,34 +222,38 @@ def check_fonts(model: Model, profile: Profile, components: Components) -> None:
                     model, face.entity_id, "missing-glyph",
                     f"character {ch!r} (U+{ord(ch):04X}) has no glyph in font {font.family} "
                     f"{font.style} ({font.path})"))
-        for path in sorted(TEMPLATES_DIR.rglob("*.j2")):  # the templates' own characters
-            for ch in sorted(missing & set(path.read_text(encoding="utf-8"))):
-                problems.append(error(
-                    "missing-glyph", f"character {ch!r} (U+{ord(ch):04X}) of the template has "
-                    f"no glyph in font {font.family} {font.style}",
-                    Span(relative(path))))
+        for ch in sorted(missing & set(layout_text)):  # the layouts' own characters
+            problems.append(error(
+                "missing-glyph", f"character {ch!r} (U+{ord(ch):04X}) of a layout has "
+                f"no glyph in font {font.family} {font.style}", Span(relative(LAYOUTS_DIR))))
     if problems:
         raise RelicError(problems)
 
 
-def charset(*expanded: Components) -> str:
-    """Every character any face can print: the faces' data and the templates' own text."""
+def charset(layout_text: str, *expanded: Components) -> str:
+    """Every character any face can print: the faces' data and the layouts' own text."""
     chars = {chr(c) for c in range(0x20, 0x7F)}
     for components in expanded:
         for face in components.faces.values():
             chars.update(face.context)
-    for path in TEMPLATES_DIR.rglob("*.j2"):
-        chars.update(path.read_text(encoding="utf-8"))
-    chars |= {c for ch in chars for c in ch.upper() + ch.lower()}  # text-transform, |lower
-    chars.add("\u2010")  # the hyphen that `hyphens: auto` inserts
-    # every non-control character, spaces included (a batch whose titles have no space would
-    # otherwise embed a different subset)
-    return "".join(sorted(ch for ch in chars if unicodedata.category(ch)[0] != "C"))
+    chars.update(layout_text)
+    chars |= {c for ch in chars for c in ch.upper() + ch.lower()}  # `upper: true`
+    chars |= set("\u2212\u2013\u2014\u00d7\u00b7")  # signs the renderer sets itself
+    # printable characters only: format characters (bidi isolates, ...) are never drawn
+    return "".join(sorted(ch for ch in chars if unicodedata.category(ch)[0] not in "CZ"
+                          or ch == " "))
 
 
-def _diagnostic(model: Model, entity_id: str, code: str, message: str) -> Diagnostic:
+def _diagnostic(model: Model, entity_id: str, code: str, message: str,
+                field: str | None = None, lang: str | None = None) -> Diagnostic:
     if entity_id in model.by_id:
-        span = model.locate(entity_id)
+        entity = model.by_id[entity_id]
+        span = entity.locate(field or "")
+        if field:  # a localized text: point at the language that does not fit, if known
+            for code_ in (lang, *model.pack.languages):
+                if code_ and isinstance(entity.get(f"{field}.{code_}"), str):
+                    span = entity.locate(f"{field}.{code_}")
+                    break
     else:
         span = Span(model.pack.manifest.display)
     return error(code, f"{entity_id}: {message}", span)

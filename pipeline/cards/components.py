@@ -21,7 +21,7 @@ class Face:
 
     key: str  # sha256 of template name, format and context (the cache adds template/asset hashes)
     side: str  # "front" or "back"
-    template: str  # path under templates/cards/, e.g. "monster.html.j2"
+    template: str  # the layout: "monster" (templates/layouts/monster.yaml), "backs/deck"
     format: str
     context: str  # canonical JSON: what the template receives
     entity_id: str  # the entity named in diagnostics (for shared backs: the first one)
@@ -73,8 +73,10 @@ def is_text(value: Any) -> bool:
 
 
 def localize(value: Any, lang: str, fallback: str) -> Any:
-    """Plain data with every localized text replaced by its string in `lang` (or the source)."""
-    if is_text(value):
+    """Plain data with every localized text replaced by its string in `lang` (or the source).
+    A localized text always has the source language (schemas/defs.json), so a mapping keyed
+    by two-letter ids that is not text (`{bb: neutral}`) stays a mapping."""
+    if is_text(value) and fallback in value:
         return value.get(lang) or value.get(fallback) or next(iter(value.values()))
     if isinstance(value, Mapping):
         return {k: localize(v, lang, fallback) for k, v in value.items()}
@@ -157,11 +159,11 @@ def expand(model: Model, profile: Profile, lang: str, proof: bool,
         for entity in sorted(model.of_kind(spec.kind), key=lambda e: e.id):
             fmt, template, back = spec.choose(entity.get)
             ctx = face_context(entity, spec.kind, model, lang, proof, labels, spec.ref_fields)
-            front = _face("front", f"{template}.html.j2", fmt, ctx, entity.id)
+            front = _face("front", template, fmt, ctx, entity.id)
             faces.setdefault(front.key, front)
             back_key = None
             if back and spec.back_per_entity:
-                face = _face("back", f"backs/{back}.html.j2", fmt, ctx, entity.id)
+                face = _face("back", f"backs/{back}", fmt, ctx, entity.id)
                 faces.setdefault(face.key, face)
                 back_key = face.key
             elif back:
@@ -172,7 +174,7 @@ def expand(model: Model, profile: Profile, lang: str, proof: bool,
                     if isinstance(group, str) and group in model.by_id:
                         bctx["group"] = entity_view(model.by_id[group], lang,
                                                     model.pack.source_language)
-                    face = _face("back", f"backs/{back}.html.j2", fmt, bctx, entity.id)
+                    face = _face("back", f"backs/{back}", fmt, bctx, entity.id)
                     faces.setdefault(face.key, face)
                     shared_backs[shared] = face.key
                 back_key = shared_backs[shared]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -52,7 +53,10 @@ def _cmap(path: Path) -> frozenset[int]:
 def missing_glyphs(face: FontFace, text: Iterable[str]) -> list[str]:
     """Characters of `text` that the font file has no glyph for (sorted, unique)."""
     cmap = _cmap(face.path)
-    chars = {ch for s in text for ch in s if ch not in IGNORED and not ch.isspace()}
+    # control and format characters (bidi isolates U+2066-U+2069, zero-width spaces, soft
+    # hyphens) need no glyph: the renderer never draws them
+    chars = {ch for s in text for ch in s if ch not in IGNORED and not ch.isspace()
+             and unicodedata.category(ch)[0] != "C"}
     return sorted(ch for ch in chars if ord(ch) not in cmap)
 
 

@@ -23,7 +23,7 @@ LIBRARY = PROJECT_ROOT / "templates" / "print"
 
 DEFAULT_BLEED = "3mm"
 DEFAULT_MIN_FONT = "7pt"
-DEFAULT_FONTS = {"body": "DejaVu Sans", "title": "DejaVu Serif"}
+DEFAULT_FONTS = {"body": "DejaVu Sans", "title": "DejaVu Serif", "narrow": "DejaVu Sans Condensed"}
 
 
 @dataclass(frozen=True)
@@ -226,7 +226,7 @@ def load_profile(pack: PackInfo, paper: str | None = None) -> Profile:
         kinds.append(KindPrint(kind, spec["format"], spec.get("template", kind),
                                spec.get("back"), bool(spec.get("back_per_entity", False)),
                                spec.get("back_by"), variants, tuple(spec.get("ref_fields", ()))))
-        errors += _missing_templates(kinds[-1], manifest.span(where))
+        errors += _missing_templates(kinds[-1], manifest.span(where), pack.root)
     chosen = paper or raw.get("paper", "a4")
     if chosen not in sheets:
         errors.append(_unknown("paper", chosen, sheets, manifest.span(("print", "paper"))))
@@ -237,14 +237,16 @@ def load_profile(pack: PackInfo, paper: str | None = None) -> Profile:
     return Profile(chosen, bleed, round(min_font, 3), fonts, tuple(kinds), formats, sheets)
 
 
-def _missing_templates(spec: KindPrint, span: Span) -> list[Diagnostic]:
-    cards = PROJECT_ROOT / "templates" / "cards"
-    wanted = {f"{spec.template}.html.j2"} | {f"{v.template}.html.j2" for v in spec.variants
-                                             if v.template}
-    wanted |= {f"backs/{b}.html.j2" for b in [spec.back, *(v.back for v in spec.variants)] if b}
-    return [error("unknown-template", f"print.components.{spec.kind}: no template {name}",
-                  span, hint="templates live in templates/cards/ (backs in templates/cards/backs/)")
-            for name in sorted(wanted) if not (cards / name).is_file()]
+def _missing_templates(spec: KindPrint, span: Span, pack_root: Path) -> list[Diagnostic]:
+    """Every layout the kind names exists (the pack's print/layouts/, then templates/layouts/)."""
+    from pipeline.cards.faces.spec import find
+
+    wanted = {spec.template} | {v.template for v in spec.variants if v.template}
+    wanted |= {f"backs/{b}" for b in [spec.back, *(v.back for v in spec.variants)] if b}
+    return [error("unknown-template", f"print.components.{spec.kind}: no layout {name}.yaml",
+                  span, hint="layouts live in templates/layouts/ (backs in "
+                             "templates/layouts/backs/) or the pack's print/layouts/")
+            for name in sorted(wanted) if find(name, pack_root) is None]
 
 
 def _pos(span: Span) -> tuple[int, int]:

@@ -1,35 +1,27 @@
-"""Rendered faces + Layout -> PDF files: sheets for home printing and one-per-page shop files.
+"""Drawn faces + Layout -> PDF files: sheets for home printing and one-per-page shop files.
 
-Face pages become form XObjects placed with a transform. Objects are imported by content
-(a structural hash), so a font or a face used many times is stored once, and the output does
-not depend on which batch file a face came from.
+Each file is one reportlab document. A face is a form XObject defined once per file from its
+cached operators (render.Art) and placed with a transform wherever a copy of it goes; icons are
+forms too, defined once per file. Fonts are primed with the build's charset in a fixed order and
+their PDF names are pinned (`prime`), exactly as on the recorder that drew the faces, so the
+operators' glyph codes are right in every file. The document is invariant: the same input gives
+the same bytes.
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from functools import cache
+from pathlib import Path
+from typing import BinaryIO
 
-from pypdf import PdfReader, PdfWriter
-from pypdf.generic import (
-    ArrayObject,
-    BooleanObject,
-    ByteStringObject,
-    DecodedStreamObject,
-    DictionaryObject,
-    EncodedStreamObject,
-    FloatObject,
-    IndirectObject,
-    NameObject,
-    NullObject,
-    NumberObject,
-    PdfObject,
-    RectangleObject,
-    StreamObject,
-    TextStringObject,
-)
+from reportlab import rl_config
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfgen.canvas import Canvas
 
+from pipeline.cards.faces import Art
+from pipeline.cards.faces.icons import define as define_icon
 from pipeline.cards.formats import Format
 from pipeline.cards.layout import Layout, Placement
 from pipeline.cards.render import Rendered
@@ -37,244 +29,197 @@ from pipeline.cards.units import mm_to_pt
 
 MARK_WIDTH_PT = 0.25
 PRODUCER = "Relic Press"
+rl_config.invariant = 1  # no dates, a content-derived ID: the same input, the same bytes
+rl_config.useA85 = 0  # binary streams: smaller, and no time spent on ASCII85
 
 
-def _num(v: float) -> str:
-    text = f"{v:.4f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
+def internal_name(font: str) -> str:
+    """The pinned PDF resource name of a registered font (`Relic3` -> `R3`)."""
+    return "R" + font.removeprefix("Relic")
 
 
-NAME_TOKEN = re.compile(rb"/([^\s/\[\]<>(){}%]+)")
+def prime(canvas: Canvas, fonts: Iterable[str], charset: str, embed: bool = True) -> None:
+    """Give every font the same glyph codes and PDF name in this document as on the recorder:
+    the charset is assigned first, in its order; the name is pinned."""
+    doc = canvas._doc
+    for name in fonts:
+        font = pdfmetrics.getFont(name)
+        state = font._assignState(doc)
+        font.splitString(charset, doc)
+        state.internalName = internal_name(name)
+        doc.fontMapping[name] = "/" + state.internalName
+        if embed:
+            doc.delayedFonts.append(font)
 
 
-def used_resources(resources: PdfObject, content: bytes) -> DictionaryObject:
-    """The page's resources cut down to the names its content uses.
-
-    WeasyPrint gives every page of a document the resources of the whole document; kept as is,
-    a face would carry (and differ by) the graphics states of the other faces in its batch.
-    """
-    names = {m.decode("latin-1") for m in NAME_TOKEN.findall(content)}
-    out = DictionaryObject()
-    for category, value in sorted(resources.get_object().items()):
-        entries = value.get_object()
-        if isinstance(entries, DictionaryObject):
-            out[NameObject(category)] = DictionaryObject(
-                {NameObject(k): v for k, v in sorted(entries.items()) if k[1:] in names})
-        else:
-            out[NameObject(category)] = value
-    return out
+def _num(v: float) -> float:
+    return round(v, 4)
 
 
-class Sources:
-    """The cached face PDFs of one build, read once and shared by every output file."""
+@cache
+def _subset_cache_installed() -> bool:
+    """Keep font subsets in memory: every file of a build embeds the very same subsets."""
+    from reportlab.pdfbase.ttfonts import TTFontFile
 
-    def __init__(self) -> None:
-        self.readers: dict[str, PdfReader] = {}
-        self.digests: dict[tuple[int, int, int], bytes] = {}
-        self.forms: dict[tuple[str, int], tuple[bytes, tuple[float, ...], PdfObject]] = {}
-        self.form_digests: dict[tuple[str, int], bytes] = {}
+    original = TTFontFile.makeSubset
+    memo: dict[tuple[str, tuple[int, ...]], bytes] = {}
 
-    def reader(self, path: str) -> PdfReader:
-        if path not in self.readers:
-            self.readers[path] = PdfReader(path)
-        return self.readers[path]
+    def make_subset(self, subset):
+        key = (self.filename, tuple(subset))
+        if key not in memo:
+            memo[key] = original(self, subset)
+        return memo[key]
 
-    def form(self, rendered: Rendered) -> tuple[bytes, tuple[float, ...], PdfObject]:
-        """A face page's compressed content, its box and its (reader-side) resources."""
-        key = (rendered.pdf, rendered.page)
-        if key not in self.forms:
-            page = self.reader(rendered.pdf).pages[rendered.page]
-            box = page.mediabox
-            content = page.get_contents().get_data()
-            stream = DecodedStreamObject()
-            stream.set_data(content)
-            data = stream.flate_encode(level=6)._data
-            bbox = tuple(float(v) for v in (box.left, box.bottom, box.right, box.top))
-            self.forms[key] = (data, bbox, used_resources(page["/Resources"], content))
-        return self.forms[key]
+    TTFontFile.makeSubset = make_subset
+    return True
 
 
-class Importer:
-    """Copies objects from cached face PDFs into one writer, sharing identical objects."""
+class Writer:
+    """One output PDF: faces become forms on first use, pages place them."""
 
-    def __init__(self, writer: PdfWriter, sources: Sources | None = None):
-        self.writer = writer
-        self.sources = sources or Sources()
-        self.by_digest: dict[bytes, IndirectObject] = {}
-        self.names: dict[int, str] = {}
-        self.own_digests: dict[tuple[int, int], bytes] = {}
+    def __init__(self, target: BinaryIO, title: str, doc_id: str, fonts: Iterable[str],
+                 charset: str, page: tuple[float, float]):
+        _subset_cache_installed()
+        fonts = sorted(set(fonts))
+        # a TrueType initial font: reportlab then sets no Helvetica in the page preamble
+        initial = fonts[0] if fonts else min(n for n in pdfmetrics.getRegisteredFontNames()
+                                             if n.startswith("Relic"))
+        self.c = Canvas(target, pagesize=page, invariant=1, pageCompression=1,
+                        initialFontName=initial)
+        self.c.setTitle(title)
+        self.c.setProducer(PRODUCER)
+        self.c.setCreator(PRODUCER)
+        self.c._doc.updateSignature(doc_id)
+        prime(self.c, fonts, charset)
 
-    def digest(self, obj: PdfObject) -> bytes:
-        if isinstance(obj, IndirectObject):
-            if obj.pdf is self.writer:  # objects this writer made: memo dies with the writer
-                own = (obj.idnum, obj.generation)
-                if own not in self.own_digests:
-                    self.own_digests[own] = self.digest(obj.get_object())
-                return self.own_digests[own]
-            key = (id(obj.pdf), obj.idnum, obj.generation)  # readers live as long as sources
-            if key not in self.sources.digests:
-                self.sources.digests[key] = self.digest(obj.get_object())
-            return self.sources.digests[key]
-        h = hashlib.sha256(type(obj).__name__.encode())
-        if isinstance(obj, StreamObject):
-            h.update(self._dict_digest(obj) + hashlib.sha256(obj._data).digest())
-        elif isinstance(obj, DictionaryObject):
-            h.update(self._dict_digest(obj))
-        elif isinstance(obj, ArrayObject):
-            for item in obj:
-                h.update(self.digest(item))
-        elif isinstance(obj, TextStringObject | ByteStringObject):
-            h.update(bytes(obj.original_bytes if hasattr(obj, "original_bytes") else obj))
-        else:
-            h.update(repr(obj).encode())
-        return h.digest()
+    def art(self, rendered: Rendered) -> Art:
+        return load_art(rendered.batch, rendered.art_key)
 
-    def _dict_digest(self, obj: DictionaryObject) -> bytes:
-        h = hashlib.sha256()
-        for k in sorted(obj):
-            if k == "/Length":
-                continue
-            h.update(str(k).encode() + b"=" + self.digest(obj[k]) + b";")
-        return h.digest()
+    def form(self, name: str, art: Art) -> str:
+        """The face's form name, defining it (and its icons) when this file has none yet.
+        Only between pages: the current page must not have started."""
+        form = f"face-{name[:24]}"
+        c = self.c
+        if not c.hasForm(form):
+            for icon in art.forms:
+                if not c.hasForm(icon):
+                    define_icon(c, icon)
+            for image, path in art.images.items():
+                if not c.hasForm(image):
+                    c.beginForm(image, 0, 0, 1, 1)
+                    c.drawImage(path, 0, 0, 1, 1, mask="auto")
+                    c.endForm()
+            c.beginForm(form, 0, 0, art.width, art.height)
+            c._code.append(art.code)
+            c._formsinuse.extend([*art.forms, *art.images])
+            c.endForm()
+        return form
 
-    def copy(self, obj: PdfObject) -> PdfObject:
-        """A writer-side copy: indirect objects are shared by content."""
-        if isinstance(obj, IndirectObject):
-            d = self.digest(obj)
-            if d not in self.by_digest:
-                self._remember(d, self.writer._add_object(self._copy_direct(obj.get_object())))
-            return self.by_digest[d]
-        return self._copy_direct(obj)
-
-    def _remember(self, d: bytes, ref: IndirectObject) -> None:
-        """A copy has the digest of its original: never hash it again."""
-        self.by_digest[d] = ref
-        self.own_digests[(ref.idnum, ref.generation)] = d
-
-    def _copy_direct(self, obj: PdfObject) -> PdfObject:
-        if isinstance(obj, StreamObject):
-            new: StreamObject = EncodedStreamObject() if "/Filter" in obj else DecodedStreamObject()
-            new._data = obj._data
-            for k, v in obj.items():
-                if k != "/Length":
-                    new[NameObject(k)] = self.copy(v)
-            return new
-        if isinstance(obj, DictionaryObject):  # keys sorted: bytes never depend on the source
-            return DictionaryObject({NameObject(k): self.copy(v) for k, v in sorted(obj.items())})
-        if isinstance(obj, ArrayObject):
-            return ArrayObject(self.copy(v) for v in obj)
-        if isinstance(obj, BooleanObject | NumberObject | FloatObject | NameObject | NullObject):
-            return obj
-        if isinstance(obj, TextStringObject | ByteStringObject):
-            return obj
-        return obj
-
-    def add(self, obj: PdfObject) -> IndirectObject:
-        """Add a new writer-side object, sharing it with an identical one already added."""
-        d = self.digest(obj)
-        if d not in self.by_digest:
-            self._remember(d, self.writer._add_object(obj))
-        return self.by_digest[d]
-
-    def form(self, rendered: Rendered) -> tuple[IndirectObject, float, float]:
-        """The face page as a form XObject (one per distinct face), and its size in points."""
-        data, bbox, resources = self.sources.form(rendered)
-        key = (rendered.pdf, rendered.page)
-        d = self.sources.form_digests.get(key)
-        if d is None:
-            d = hashlib.sha256(b"form" + hashlib.sha256(data).digest() + repr(bbox).encode()
-                               + self.digest(resources)).digest()
-            self.sources.form_digests[key] = d
-        if d not in self.by_digest:
-            form = EncodedStreamObject()
-            form._data = data
-            form[NameObject("/Filter")] = NameObject("/FlateDecode")
-            form[NameObject("/Type")] = NameObject("/XObject")
-            form[NameObject("/Subtype")] = NameObject("/Form")
-            form[NameObject("/BBox")] = ArrayObject(FloatObject(v) for v in bbox)
-            form[NameObject("/Resources")] = self.copy(resources)
-            self._remember(d, self.writer._add_object(form))
-        return self.by_digest[d], bbox[2] - bbox[0], bbox[3] - bbox[1]
-
-    def name(self, ref: IndirectObject) -> str:
-        """A stable resource name for an added object (first use order)."""
-        if ref.idnum not in self.names:
-            self.names[ref.idnum] = f"/Fc{len(self.names)}"
-        return self.names[ref.idnum]
+    def save(self) -> None:
+        self.c.save()
 
 
-def _matrix(p: Placement, w_pt: float, h_pt: float) -> str:
+@cache
+def _read_batch(path: str) -> dict:
+    import json
+
+    return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
+@cache
+def load_art(batch: str, key: str) -> Art:
+    """A drawn face from its batch file (each file is read once per process)."""
+    return Art.from_dict(_read_batch(batch)[key])
+
+
+def writer_art(r: Rendered) -> Art:
+    return load_art(r.batch, r.art_key)
+
+
+def _matrix(p: Placement, w_pt: float, h_pt: float) -> tuple[float, ...]:
     x, y = mm_to_pt(p.box.x), mm_to_pt(p.box.y)
     sx, sy = mm_to_pt(p.box.w), mm_to_pt(p.box.h)
     if p.rotate == 90:  # (u, v) -> (-v, u), then shift right by the placed width
-        a, b, c, d, e, f = 0, sy / w_pt, -sx / h_pt, 0, x + sx, y
+        m = (0, sy / w_pt, -sx / h_pt, 0, x + sx, y)
     elif p.rotate == 270:  # (u, v) -> (v, -u), then shift up by the placed height
-        a, b, c, d, e, f = 0, -sy / w_pt, sx / h_pt, 0, x, y + sy
+        m = (0, -sy / w_pt, sx / h_pt, 0, x, y + sy)
     else:
-        a, b, c, d, e, f = sx / w_pt, 0, 0, sy / h_pt, x, y
-    return " ".join(_num(v) for v in (a, b, c, d, e, f))
+        m = (sx / w_pt, 0, 0, sy / h_pt, x, y)
+    return tuple(_num(v) for v in m)
 
 
-def _page(writer: PdfWriter, importer: Importer, width_pt: float, height_pt: float,
-          content: bytes, xobjects: Mapping[str, IndirectObject]):
-    page = writer.add_blank_page(width_pt, height_pt)
-    page[NameObject("/Resources")] = DictionaryObject({
-        NameObject("/XObject"): DictionaryObject({NameObject(k): v for k, v in
-                                                  sorted(xobjects.items())}),
-    })
-    stream = DecodedStreamObject()
-    stream.set_data(content)
-    page[NameObject("/Contents")] = writer._add_object(stream.flate_encode(level=9))
-    return page
+def fonts_of(arts: Iterable[Art]) -> set[str]:
+    return {f for a in arts for f in a.fonts}
 
 
-def _writer(doc_id: str, title: str) -> PdfWriter:
-    writer = PdfWriter()
-    writer.add_metadata({"/Producer": PRODUCER, "/Creator": PRODUCER, "/Title": title})
-    ident = ByteStringObject(hashlib.md5(doc_id.encode(), usedforsecurity=False).digest())
-    writer._ID = ArrayObject([ident, ident])
-    return writer
-
-
-def write_sheets(layout: Layout, rendered: Mapping[str, Rendered], title: str,
-                 doc_id: str, target, sources: Sources | None = None) -> None:
+def write_sheets(layout: Layout, rendered: Mapping[str, Rendered], title: str, doc_id: str,
+                 target, charset: str) -> None:
     """The home print-and-play PDF for one format."""
-    writer = _writer(doc_id, title)
-    importer = Importer(writer, sources)
     sw, sh = mm_to_pt(layout.sheet.width), mm_to_pt(layout.sheet.height)
+    fonts = fonts_of(writer_art(rendered[p.face]) for page in layout.pages
+                     for p in page.placements)
+    writer = Writer(target, title, doc_id, fonts, charset, (sw, sh))
+    c = writer.c
     for sheet_page in layout.pages:
-        ops, xobjects = [], {}
+        placed = []
         for p in sheet_page.placements:
-            ref, w_pt, h_pt = importer.form(rendered[p.face])
-            name = importer.name(ref)
-            xobjects[name] = ref
-            ops.append(f"q {_matrix(p, w_pt, h_pt)} cm {name} Do Q")
+            r = rendered[p.face]
+            art = writer.art(r)
+            placed.append((p, writer.form(r.art_key, art), art))
+        for p, form, art in placed:
+            c.saveState()
+            c.transform(*_matrix(p, art.width, art.height))
+            c.doForm(form)
+            c.restoreState()
         if sheet_page.marks:
-            ops.append(f"q {_num(MARK_WIDTH_PT)} w 0 0 0 RG 0 J")
-            for ln in sheet_page.marks:
-                x1, y1, x2, y2 = (_num(mm_to_pt(v)) for v in (ln.x1, ln.y1, ln.x2, ln.y2))
-                ops.append(f"{x1} {y1} m {x2} {y2} l S")
-            ops.append("Q")
-        _page(writer, importer, sw, sh, "\n".join(ops).encode(), xobjects)
-    writer.write(target)
+            c.saveState()
+            c.setLineWidth(MARK_WIDTH_PT)
+            c.setStrokeColorRGB(0, 0, 0)
+            c.setLineCap(0)
+            c.lines([tuple(_num(mm_to_pt(v)) for v in (ln.x1, ln.y1, ln.x2, ln.y2))
+                     for ln in sheet_page.marks])
+            c.restoreState()
+        c.showPage()
+    writer.save()
 
 
 def write_shop(items: list[tuple[str, str | None]], fmt: Format,
                rendered: Mapping[str, Rendered], title: str, doc_id: str, target,
-               sources: Sources | None = None) -> None:
+               charset: str) -> None:
     """One component face per page: MediaBox = BleedBox = trim + bleed, TrimBox = trim."""
-    writer = _writer(doc_id, title)
-    importer = Importer(writer, sources)
     bw, bh = mm_to_pt(fmt.bleed_width), mm_to_pt(fmt.bleed_height)
     b = mm_to_pt(fmt.bleed)
+    fonts = fonts_of(writer_art(rendered[f]) for pair in items for f in pair if f)
+    writer = Writer(target, title, doc_id, fonts, charset, (bw, bh))
+    c = writer.c
+    c.setBleedBox((0, 0, _num(bw), _num(bh)))
+    c.setTrimBox((_num(b), _num(b), _num(bw - b), _num(bh - b)))
     for front, back in items:
         for face in (front, back):
             if face is None:
                 continue
-            ref, w_pt, h_pt = importer.form(rendered[face])
-            name = importer.name(ref)
-            content = f"q {_num(bw / w_pt)} 0 0 {_num(bh / h_pt)} 0 0 cm {name} Do Q".encode()
-            page = _page(writer, importer, bw, bh, content, {name: ref})
-            page.bleedbox = RectangleObject((0, 0, bw, bh))
-            page.trimbox = RectangleObject((b, b, bw - b, bh - b))
-    writer.write(target)
+            r = rendered[face]
+            art = writer.art(r)
+            form = writer.form(r.art_key, art)
+            c.saveState()
+            c.transform(_num(bw / art.width), 0, 0, _num(bh / art.height), 0, 0)
+            c.doForm(form)
+            c.restoreState()
+            c.showPage()
+    writer.save()
+
+
+def face_pages(arts: list[Art], fonts: Mapping[str, str], charset: str, target) -> None:
+    """One page per drawn face at its own size (to rasterize)."""
+    from pipeline.cards.faces.text import font_set
+
+    font_set(tuple(sorted(fonts.items())))  # registered in this process
+    writer = Writer(target, "faces", "faces", fonts_of(arts), charset, (10, 10))
+    c = writer.c
+    for i, art in enumerate(arts):
+        c.setPageSize((art.width, art.height))
+        key = hashlib.sha256(art.code.encode()).hexdigest()
+        form = writer.form(f"{i}-{key}", art)
+        c.doForm(form)
+        c.showPage()
+    writer.save()

@@ -132,14 +132,16 @@ def mirror(box: Rect, sheet: Sheet) -> Rect:
     return Rect(round(sheet.width - box.x - box.w, 4), box.y, box.w, box.h)
 
 
-def crop_marks(grid: Grid, fmt: Format, sheet: Sheet) -> tuple[Line, ...]:
-    """Crop marks in the margin around the grid, plus thin cut guides in the gutters.
+def crop_marks(grid: Grid, fmt: Format, sheet: Sheet, used: int | None = None
+               ) -> tuple[Line, ...]:
+    """Crop marks in the margin around the grid, plus thin cut guides in the gutters, for the
+    first `used` cells (a last sheet that is not full gets marks for its components only).
 
     Every line lies outside every trim box: marks start MARK_GAP beyond the bleed edge of the
     grid, and gutter guides stop MARK_GAP short of the neighbouring trims.
     """
     lines: list[Line] = []
-    cells = [grid.cell(i) for i in range(grid.per_sheet)]
+    cells = [grid.cell(i) for i in range(grid.per_sheet if used is None else used)]
     trims = [_trim(c, fmt) for c in cells]
     xs = sorted({t.x for t in trims} | {t.x2 for t in trims})
     ys = sorted({t.y for t in trims} | {t.y2 for t in trims})
@@ -186,7 +188,7 @@ def layout(components: tuple[Component, ...], fmt: Format, sheet: Sheet, duplex:
     so a printed back sheet can be glued behind its front sheet).
     """
     grid = choose_grid(fmt, sheet)
-    marks = crop_marks(grid, fmt, sheet)
+    full = crop_marks(grid, fmt, sheet)
     has_backs = any(c.back for c in components)
     fronts: list[SheetPage] = []
     backs: list[SheetPage] = []
@@ -194,6 +196,7 @@ def layout(components: tuple[Component, ...], fmt: Format, sheet: Sheet, duplex:
     for start in range(0, len(components), grid.per_sheet):
         chunk = components[start:start + grid.per_sheet]
         number = start // grid.per_sheet + 1
+        marks = full if len(chunk) == grid.per_sheet else crop_marks(grid, fmt, sheet, len(chunk))
         front, back = [], []
         for i, comp in enumerate(chunk):
             box = grid.cell(i)
@@ -203,8 +206,10 @@ def layout(components: tuple[Component, ...], fmt: Format, sheet: Sheet, duplex:
                 back.append(Placement(comp.name, comp.back, mbox, _trim(mbox, fmt),
                                       (360 - rot) % 360))
         fronts.append(SheetPage("front", number, tuple(front), marks))
-        if has_backs:
-            backs.append(SheetPage("back", number, tuple(back), marks))
+        if has_backs:  # behind the fronts: the marks turn over with the sheet
+            backs.append(SheetPage("back", number, tuple(back), tuple(
+                Line(round(sheet.width - ln.x1, 4), ln.y1, round(sheet.width - ln.x2, 4), ln.y2)
+                for ln in marks)))
     if duplex and has_backs:
         pages = tuple(p for pair in zip(fronts, backs, strict=True) for p in pair)
     else:

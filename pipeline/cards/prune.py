@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 KEEP_DAYS = 14.0
-FOLDERS = ("faces", "batches", "png", "outputs", "fonts")
-"""The cache's own folders; nothing else under the cache folder is ever removed."""
+FOLDERS = ("measure", "faces", "png", "outputs", "batches", "fonts")
+"""The cache's own folders; nothing else under the cache folder is ever removed (`batches` and
+`fonts` are only left by builds before the reportlab renderer: they age out)."""
 
 
 @dataclass(frozen=True)

@@ -1,46 +1,41 @@
-"""Faces -> rendered PDF pages: Jinja2 HTML, WeasyPrint in batches, fit-to-box, cache.
+"""Faces -> drawn faces: measured, sized per deck, drawn with reportlab, cached by content.
 
-Many faces share one WeasyPrint document (one face per page): the per-document overhead
-dominates, so a batch of faces costs little more than one. Batches run in worker processes.
-Each batch document starts with a *charset page* that sets every character of the build in
-every font style, so each batch embeds the very same font subsets: a face renders to the same
-bytes whichever batch it is in, and imposition can share one font object across batches.
+    faces of a language -> FaceMeasure each (cache/measure/)      in this process
+                        -> one size per deck and fitted box       faces.choose_sizes
+                        -> Art each: the face's PDF operators    (cache/faces/), in workers
+                        -> PNG each, only with --png             (cache/png/), in workers
+
+A face's operators are recorded on a *recorder* canvas that is never saved. Its fonts are
+primed with the build's whole charset in a fixed order, and their PDF names are pinned, so the
+operators mean the same in every PDF that primes the same way (impose.Writer): a face is drawn
+once and placed in any sheet, shop file or PNG page, whichever batch drew it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import multiprocessing
 import os
-import re
-import zlib
-from collections.abc import Callable, Iterable, Iterator, Mapping
+import time
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from html import escape
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-import jinja2
-from markupsafe import Markup
-
 from pipeline.cards.components import Face
 from pipeline.cards.formats import PROJECT_ROOT, Format
 from pipeline.cards.prune import mark_used
-from pipeline.fsutil import inside
 
-TEMPLATES = PROJECT_ROOT / "templates" / "cards"
 ASSETS = PROJECT_ROOT / "assets"
-ICONS = ASSETS / "icons"
-RENDERER_VERSION = "1"
-# Fixed timestamps inside embedded fonts (fontTools reads SOURCE_DATE_EPOCH when it subsets):
-# two builds of the same input must be byte-identical. 1980-01-01, unless the caller sets one.
-SOURCE_DATE_EPOCH = os.environ.setdefault("SOURCE_DATE_EPOCH", "315532800")
-ICON = re.compile(r":([a-z0-9]+(?:-[a-z0-9]+)*):")
-FIT_START = re.compile(r'data-fit-start="([0-9]+(?:\.[0-9]+)?)"')
-SMALL_RENDER = 24  # fewer faces than this render in-process: starting workers costs more
+LAYOUTS = PROJECT_ROOT / "templates" / "layouts"
+TEMPLATES = LAYOUTS  # where the project's face templates (layouts) live
+RENDERER_VERSION = "2"
+SMALL_RENDER = 200  # fewer faces than this are drawn in-process: starting workers costs more
+PNG_DPI = 300
 
 
 @dataclass(frozen=True)
@@ -52,31 +47,38 @@ class RenderSettings:
     pack_root: str
     cache_dir: str
     lang: str
-    png_dpi: int = 300
-    png: bool = True  # also rasterize each face to PNG
-    start_font_pt: float = 9.5
-    step_pt: float = 0.5
+    png_dpi: int = PNG_DPI
+    png: bool = False  # also rasterize each face to PNG
     salt: str = ""  # settings.key(), computed once by the caller (dataclasses.replace)
 
     def key(self) -> str:
-        """What, besides a face's own data, changes its rendered bytes."""
-        code = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()  # this renderer
-        parts = [RENDERER_VERSION, code, SOURCE_DATE_EPOCH, metadata.version("weasyprint"),
-                 json.dumps(dict(self.fonts)),
-                 str(self.min_font_pt), str(self.start_font_pt), str(self.step_pt),
+        """What, besides a face's own data, changes its drawing."""
+        parts = [RENDERER_VERSION, code_hash(), metadata.version("reportlab"),
+                 json.dumps(dict(self.fonts), sort_keys=True), str(self.min_font_pt),
                  hashlib.sha256(self.charset.encode()).hexdigest(),
-                 tree_hash(TEMPLATES), tree_hash(ASSETS)]
+                 tree_hash(LAYOUTS), tree_hash(ASSETS),
+                 tree_hash(Path(self.pack_root) / "print" / "layouts"), self.lang]
         return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+@cache
+def code_hash() -> str:
+    """The renderer's own code: a change to it draws every face again."""
+    digest = hashlib.sha256()
+    here = Path(__file__).parent
+    for path in [here / "render.py", *sorted((here / "faces").glob("*.py"))]:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 @dataclass(frozen=True)
 class Rendered:
-    """Where a face's page lives: page `page` of the cached PDF `pdf`, and its PNG."""
+    """Where a drawn face lives: entry `art_key` of the batch file `batch` (and its PNG)."""
 
-    key: str
-    pdf: str
-    page: int
-    png: str
+    key: str  # Face.key
+    art_key: str  # what the face's drawing depends on: its data, its sizes, the renderer
+    batch: str  # cache/faces/<digest>.json: the Art of several faces drawn together
+    png: str = ""
 
 
 @dataclass
@@ -84,6 +86,8 @@ class Problem:
     entity_id: str
     code: str
     message: str
+    field: str | None = None
+    lang: str | None = None
 
 
 @dataclass
@@ -95,7 +99,7 @@ class BatchResult:
 
 def cache_write(path: Path, data: bytes | str) -> None:
     """Write a cache file: temp file + rename, without fsync (the cache can be rebuilt, and an
-    fsync per face would cost more than rendering it)."""
+    fsync per face would cost more than drawing it)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -105,449 +109,308 @@ def cache_write(path: Path, data: bytes | str) -> None:
 
 def tree_hash(root: Path) -> str:
     digest = hashlib.sha256()
+    if not root.is_dir():
+        return digest.hexdigest()
     for path in sorted(p for p in root.rglob("*") if p.is_file()):
         digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
 
-# ----- templates ---------------------------------------------------------------------------
+# ----- one face ----------------------------------------------------------------------------
 
 
-@cache
-def icon_names() -> frozenset[str]:
-    return frozenset(p.stem for p in ICONS.glob("*.svg"))
+def layout_name(face: Face) -> str:
+    return face.template
 
 
-class UnknownIcon(Exception):
-    pass
+def _prepare(face: Face, settings: RenderSettings):
+    from pipeline.cards.faces import face_spec, load_layout, scope_for
 
-
-def rich_text(value: Any) -> Markup:
-    """Escaped text with `:name:` replaced by the icon assets/icons/<name>.svg, newlines as <br>."""
-    if value is None:
-        return Markup("")
-    names = icon_names()
-    out: list[str] = []
-    pos = 0
-    text = str(value)
-    for match in ICON.finditer(text):
-        if match[1] not in names:
-            raise UnknownIcon(f"unknown icon :{match[1]}: (known: {', '.join(sorted(names))})")
-        out.append(escape(text[pos:match.start()]))
-        url = (ICONS / f"{match[1]}.svg").as_uri()
-        out.append(f'<img class="icon" alt="{match[1]}" src="{url}">')
-        pos = match.end()
-    out.append(escape(text[pos:]))
-    return Markup("".join(out).replace("\n", "<br>"))
-
-
-@cache
-def environment() -> jinja2.Environment:
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
-        autoescape=True,
-        undefined=jinja2.ChainableUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-    env.filters["rich"] = rich_text
-    return env
-
-
-def _fragment(face: Face, fmt: Format, settings: RenderSettings) -> str:
     ctx = json.loads(face.context)
-    entity = ctx.get("entity") or {}
-    provisional = entity.get("provisional") or {}
-
-    def mark(path: str = "") -> Markup:
-        """A small proof mark when the value at `path` (or the whole entity) is provisional."""
-        if not ctx.get("proof"):
-            return Markup("")
-        reason = provisional.get(path) or provisional.get("")
-        if path == "*":
-            reason = reason or next(iter(provisional.values()), None)
-        if not reason:
-            return Markup("")
-        return Markup('<span class="provisional" title="{}">P</span>').format(reason)
-
-    def ref(entity_id: str) -> Any:
-        return ctx.get("refs", {}).get(entity_id, {"id": entity_id, "name": entity_id})
-
-    def asset(path: str) -> str:
-        """A URL for an image inside the pack folder or the project's assets; refuses others."""
-        if not isinstance(path, str) or re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", path) \
-                or path.startswith("/") or "\\" in path:
-            raise UnsafeAsset(path)
-        for root in (Path(settings.pack_root), ASSETS):
-            candidate = root / path
-            if inside(candidate, (root.resolve(),)) and candidate.is_file():
-                return candidate.resolve().as_uri()
-        raise UnsafeAsset(path)
-
-    fmt_ctx = {"name": fmt.name, "width": fmt.width, "height": fmt.height, "bleed": fmt.bleed,
-               "shape": fmt.shape}
-    template = environment().get_template(face.template)
-    return template.render(**ctx, format=fmt_ctx, mark=mark, ref=ref, asset=asset)
+    fmt = settings.formats[face.format]
+    layout = load_layout(layout_name(face), Path(settings.pack_root))
+    spec = face_spec(ctx, fmt, settings.fonts, settings.min_font_pt, settings.lang,
+                     settings.pack_root)
+    return layout, spec, scope_for(ctx, fmt)
 
 
-class UnsafeAsset(Exception):
-    pass
+def measure_face(face: Face, settings: RenderSettings):
+    """The face's FaceMeasure, measured now (the caller keeps them: MeasureCache)."""
+    from pipeline.cards.faces import measure
+
+    layout, spec, scope = _prepare(face, settings)
+    return measure(layout, spec, scope, face.format)
 
 
-# ----- font subsets ------------------------------------------------------------------------
+KEEP_ENTRIES_DAYS = 14  # index entries no build used for longer are dropped
 
 
-_subset_home: dict[str, Path] = {}
-"""The cache folder the installed subset cache writes to (the latest build's)."""
+def _today() -> int:
+    return int(time.time() // 86400)
 
 
-def install_subset_cache(cache_dir: Path) -> None:
-    """Reuse font subsets across batch documents.
+class _Entries:
+    """A cache file of small entries (key -> value) for one salt: shared by every pack and copy
+    of a pack that draws the same faces; entries no build used for two weeks are dropped."""
 
-    Every batch embeds the same glyph set (the charset page), so WeasyPrint would compute the
-    very same subset for every batch, which is the slowest step when HarfBuzz-subset is missing
-    (fontTools then takes ~0.15 s per font per document). The subset is a pure function of the
-    font bytes, the glyph ids and the options, so it is kept in memory and on disk by that key.
-    """
-    from weasyprint.pdf import fonts
-
-    _subset_home["dir"] = Path(cache_dir)  # this build's cache, also when already installed
-    font_class = getattr(fonts, "Font", None)
-    original = getattr(font_class, "subset", None)
-    if original is None or getattr(original, "_relic_cached", False):
-        return
-    memory: dict[str, bytes] = {}
-    font_digests: dict[tuple[int, int], bytes] = {}  # (size, crc32) -> sha256
-
-    def subset(self, to_unicode, hinting):
-        if not to_unicode:
-            return original(self, to_unicode, hinting)
-        font_key = (len(self.file_content), zlib.crc32(self.file_content))
-        if font_key not in font_digests:  # hashing 700 KB of font per document adds up
-            font_digests[font_key] = hashlib.sha256(self.file_content).digest()
-        digest = hashlib.sha256(font_digests[font_key])
-        digest.update(repr((self.index, sorted(to_unicode), bool(hinting), bool(self.missing),
-                            SOURCE_DATE_EPOCH)).encode())
-        key = digest.hexdigest()
-        path = _subset_home["dir"] / "fonts" / f"{key}.bin"
-        on_disk = path.is_file()
-        if key not in memory and on_disk:
-            memory[key] = path.read_bytes()
-        if key in memory:
-            self.file_content = memory[key]
-        else:
-            original(self, to_unicode, hinting)
-            memory[key] = self.file_content
-        if on_disk:
-            mark_used(path)
-        else:
-            cache_write(path, memory[key])
-        return None
-
-    subset._relic_cached = True
-    font_class.subset = subset
-
-
-# ----- documents ---------------------------------------------------------------------------
-
-
-def _page_css(fmt: Format, settings: RenderSettings) -> str:
-    b = fmt.bleed
-    return (
-        f"@page {{ size: {fmt.bleed_width}mm {fmt.bleed_height}mm; margin: 0 }}\n"
-        f"html {{ font-family: '{settings.fonts['body']}'; }}\n"
-        f".title-font {{ font-family: '{settings.fonts['title']}'; }}\n"
-        f"section.face {{ width: {fmt.bleed_width}mm; height: {fmt.bleed_height}mm; }}\n"
-        f".trim {{ left: {b}mm; top: {b}mm; width: {fmt.width}mm; height: {fmt.height}mm; }}\n"
-        f".fit {{ font-size: {settings.start_font_pt}pt; }}\n"
-    )
-
-
-def _charset_page(settings: RenderSettings, families: Iterable[str] | None = None) -> str:
-    # spaces inside the run (a leading or line-final space would be collapsed and not drawn)
-    glyphs = [ch for ch in settings.charset if not ch.isspace()]
-    spaces = "".join(ch for ch in settings.charset if ch.isspace())
-    text = escape(glyphs[0] + "".join(f"{sp}{glyphs[0]}" for sp in spaces) + "".join(glyphs[1:]))
-    styles = []
-    for fam in families or dict.fromkeys(settings.fonts.values()):
-        for weight in ("normal", "bold"):  # the styles templates use (no italics)
-            styles.append(f"<p style=\"font-family:'{fam}';font-weight:{weight}\">{text}</p>")
-    return f'<section class="charset">{"".join(styles)}</section>'
-
-
-@cache
-def _stylesheet():
-    """cards.css, parsed once per process (parsing it per document cost ~50 ms)."""
-    import weasyprint
-
-    from pipeline.cards.fetcher import SafeFetcher
-
-    return weasyprint.CSS(string=(TEMPLATES / "cards.css").read_text(encoding="utf-8"),
-                          base_url=TEMPLATES.as_uri() + "/",
-                          url_fetcher=SafeFetcher((ASSETS, TEMPLATES)))
-
-
-def _document(fragments: list[tuple[int, str, float]], fmt: Format,
-              settings: RenderSettings) -> str:
-    sizes = "".join(f"#f{i} .fit {{ font-size: {pt}pt; }}\n" for i, _, pt in fragments)
-    body = "".join(f'<section class="face" id="f{i}">{html}</section>' for i, html, _ in fragments)
-    return (
-        f'<!DOCTYPE html><html lang="{settings.lang}"><head><meta charset="utf-8">'
-        f"<style>{_page_css(fmt, settings)}{sizes}</style></head>"
-        f"<body>{_charset_page(settings)}{body}</body></html>"
-    )
-
-
-def _overflow(page_box) -> float:
-    """How much too big the text of the page's `.fit` boxes is: 1.0 or less when it fits,
-    content height / box height when it runs past the bottom, infinity when a word is too
-    wide for its box."""
-    worst = 0.0
-    stack = [page_box]
-    while stack:
-        box = stack.pop()
-        children = getattr(box, "children", None) or []
-        element = getattr(box, "element", None)
-        classes = (element.get("class") or "").split() if element is not None else []
-        if "fit" in classes and getattr(box, "element_tag", None) and children:
-            top = box.content_box_y()
-            bottom = max(c.position_y + c.margin_height() for c in children)
-            if bottom > top + box.height + 0.5:
-                worst = max(worst, (bottom - top) / max(box.height, 1e-6))
-            elif _too_wide(box):
-                worst = float("inf")
-            continue
-        stack.extend(children)
-    return worst
-
-
-def _smaller(size: float, ratio: float, step: float) -> float:
-    """The next size to try: text area grows with the square of the size, so jump to
-    size / sqrt(ratio) (rounded down to a step), and always at least one step down."""
-    guess = size / ratio ** 0.5 if ratio != float("inf") else size - step
-    return round(min(size - step, int(guess / step) * step), 3)
-
-
-def _too_wide(fit) -> bool:
-    """A text run that ends beyond the right edge of its `.fit` box (a word too long)."""
-    right = fit.content_box_x() + fit.width + 0.5
-    stack = list(fit.children)
-    while stack:
-        box = stack.pop()
-        if type(box).__name__ == "TextBox" and box.position_x + box.width > right:
-            return True
-        stack.extend(getattr(box, "children", None) or [])
-    return False
-
-
-def render_batch(faces: list[Face], settings: RenderSettings, fmt_name: str) -> BatchResult:
-    """Render faces of one format in as few WeasyPrint documents as fitting allows."""
-    import weasyprint
-
-    from pipeline.cards.fetcher import SafeFetcher
-
-    fmt = settings.formats[fmt_name]
-    install_subset_cache(Path(settings.cache_dir))
-    result = BatchResult()
-    fetcher = SafeFetcher((ASSETS, TEMPLATES, Path(settings.pack_root)))
-    sizes: dict[str, float] = {}
-    pending = list(faces)
-    while pending:
-        fragments, ok_faces = [], []
-        for face in pending:
+    def __init__(self, path: Path):
+        self.path = path
+        self.values: dict[str, Any] = {}
+        self.used: dict[str, int] = {}
+        if path.is_file():
             try:
-                html = _fragment(face, fmt, settings)
-                if face.key not in sizes:  # a template may start bigger: data-fit-start="12"
-                    start = FIT_START.search(html)
-                    sizes[face.key] = float(start[1]) if start else settings.start_font_pt
-                fragments.append((len(ok_faces), html, sizes[face.key]))
-                ok_faces.append(face)
-            except UnknownIcon as exc:
-                result.problems.append(Problem(face.entity_id, "unknown-icon", str(exc)))
-            except UnsafeAsset as exc:
-                result.problems.append(Problem(
-                    face.entity_id, "unsafe-asset",
-                    f"image {exc.args[0]!r} is outside the pack and the project's assets"))
-            except (jinja2.TemplateError, TypeError, ValueError, KeyError) as exc:
-                result.problems.append(Problem(face.entity_id, "template-error",
-                                               f"{face.template}: {type(exc).__name__}: {exc}"))
-        if not ok_faces:
-            break
-        html = _document(fragments, fmt, settings)
-        doc = weasyprint.HTML(string=html, base_url=TEMPLATES.as_uri() + "/",
-                              url_fetcher=fetcher).render(stylesheets=[_stylesheet()])
-        lead = len(doc.pages) - len(ok_faces)  # pages taken by the charset section
-        done, retry = [], []
-        for i, face in enumerate(ok_faces):
-            ratio = _overflow(doc.pages[lead + i]._page_box)
-            if ratio > 1.0:
-                smaller = _smaller(sizes[face.key], ratio, settings.step_pt)
-                if sizes[face.key] <= settings.min_font_pt + 1e-6:
-                    result.problems.append(Problem(
-                        face.entity_id, "text-overflow",
-                        f"text of {face.side} face does not fit its box even at "
-                        f"{settings.min_font_pt:g} pt ({face.template})"))
-                else:
-                    sizes[face.key] = max(smaller, settings.min_font_pt)
-                    retry.append(face)
-            else:
-                done.append(i)
-        if done:
-            _write(doc, lead, done, ok_faces, settings, result)
-        pending = retry
-    result.refused = list(fetcher.refused)
-    return result
+                data = json.loads(path.read_text(encoding="utf-8"))
+                self.values = {k: v[0] for k, v in data.items()}
+                self.used = {k: int(v[1]) for k, v in data.items()}
+            except (OSError, ValueError, KeyError, TypeError, IndexError):
+                self.values, self.used = {}, {}
+        self.before = dict(self.used)
+
+    def touch(self, key: str) -> None:
+        self.used[key] = _today()
+
+    def save(self) -> None:
+        today = _today()
+        keep = {k: [self.values[k], d] for k, d in self.used.items()
+                if k in self.values and today - d <= KEEP_ENTRIES_DAYS}
+        if self.used != self.before or len(keep) != len(self.used):
+            cache_write(self.path, json.dumps(keep, sort_keys=True))
+        else:
+            mark_used(self.path)
 
 
-def _write(doc, lead: int, done: list[int], faces: list[Face], settings: RenderSettings,
-           result: BatchResult) -> None:
-    pages = doc.pages[:lead] + [doc.pages[lead + i] for i in done]
-    pdf = doc.copy(pages).write_pdf(pdf_identifier=b"relic-press-face-batch")
-    cache_dir = Path(settings.cache_dir)
-    name = hashlib.sha256(pdf).hexdigest()
-    pdf_path = cache_dir / "batches" / f"{name}.pdf"
-    if not pdf_path.exists():
-        cache_write(pdf_path, pdf)
-    pages = [lead + n for n in range(len(done))]
-    pngs = rasterize(pdf, pages, settings.png_dpi) if settings.png else [b""] * len(done)
-    for n, i in enumerate(done):
-        face = faces[i]
-        png = ""
-        if settings.png:
-            png = str(png_path(face, settings))
-            cache_write(Path(png), pngs[n])
-        result.rendered.append(Rendered(face.key, str(pdf_path), lead + n, png))
+class MeasureCache(_Entries):
+    """Every face's FaceMeasure for one salt (language, layouts, renderer): one file."""
 
+    def __init__(self, settings: RenderSettings):
+        super().__init__(Path(settings.cache_dir) / "measure" / f"{settings.salt}.json")
 
-def png_path(face: Face, settings: RenderSettings) -> Path:
-    return Path(settings.cache_dir) / "png" / (
-        f"{face_cache_key(face, settings)}-{settings.png_dpi}.png")
+    def get(self, face: Face, settings: RenderSettings):
+        from pipeline.cards.faces import FaceMeasure
 
-
-def rasterize(pdf: bytes, pages: list[int], dpi: int) -> list[bytes]:
-    """PNG bytes of the given pages (0-based) at `dpi`, via pypdfium2."""
-    import io
-
-    import pypdfium2 as pdfium
-
-    out = []
-    document = pdfium.PdfDocument(pdf)
-    try:
-        for index in pages:
-            bitmap = document[index].render(scale=dpi / 72)
-            image = bitmap.to_pil()
-            buffer = io.BytesIO()
-            image.save(buffer, format="PNG", compress_level=1, compress_type=3, dpi=(dpi, dpi))
-            out.append(buffer.getvalue())
-    finally:
-        document.close()
-    return out
-
-
-# ----- the cache and the pool --------------------------------------------------------------
+        key = face_cache_key(face, settings)
+        value = self.values.get(key)
+        if isinstance(value, dict):
+            try:
+                result = FaceMeasure.from_dict(value)
+            except (KeyError, TypeError):
+                result = None
+        else:
+            result = None
+        if result is None:
+            result = measure_face(face, settings)
+            self.values[key] = result.to_dict()
+        self.touch(key)
+        return result
 
 
 def face_cache_key(face: Face, settings: RenderSettings) -> str:
     return hashlib.sha256(f"{face.key}\0{settings.salt}".encode()).hexdigest()
 
 
-def cached(face: Face, settings: RenderSettings) -> Rendered | None:
-    entry = Path(settings.cache_dir) / "faces" / f"{face_cache_key(face, settings)}.json"
-    if not entry.is_file():
+def art_key(face: Face, settings: RenderSettings, sizes: Mapping[str, float]) -> str:
+    return hashlib.sha256(f"{face_cache_key(face, settings)}\0{json.dumps(sizes, sort_keys=True)}"
+                          .encode()).hexdigest()
+
+
+class ArtIndex(_Entries):
+    """Which batch file holds the drawing of each art key (one index per salt)."""
+
+    def __init__(self, settings: RenderSettings):
+        self.folder = Path(settings.cache_dir) / "faces"
+        super().__init__(self.folder / f"index-{settings.salt}.json")
+
+    def batch(self, art: str) -> Path | None:
+        name = self.values.get(art)
+        if isinstance(name, str) and (self.folder / name).is_file():
+            self.touch(art)
+            return self.folder / name
         return None
-    data = json.loads(entry.read_text(encoding="utf-8"))
-    if not Path(data["pdf"]).is_file():
-        return None
-    png = ""
-    if settings.png:  # rendered earlier without its PNG (--no-png): rasterize it now
-        png = str(png_path(face, settings))
-        if not Path(png).is_file():
-            pdf = Path(data["pdf"]).read_bytes()
-            cache_write(Path(png), rasterize(pdf, [data["page"]], settings.png_dpi)[0])
-    mark_used(entry, *([png] if png else []))  # the batch PDFs: once each, by the caller
-    return Rendered(face.key, data["pdf"], data["page"], png)
+
+    def put(self, art: str, batch: str) -> None:
+        self.values[art] = Path(batch).name
+        self.touch(art)
 
 
-def remember(face: Face, rendered: Rendered, settings: RenderSettings) -> None:
-    entry = Path(settings.cache_dir) / "faces" / f"{face_cache_key(face, settings)}.json"
-    cache_write(entry, json.dumps({"pdf": rendered.pdf, "page": rendered.page}))
+def png_path(settings: RenderSettings, key: str) -> Path:
+    return Path(settings.cache_dir) / "png" / f"{key}-{settings.png_dpi}.png"
 
 
-def batches(faces: list[Face], workers: int, max_size: int = 40) -> list[tuple[str, list[Face]]]:
-    """Faces grouped by format, split into near-equal batches, biggest first (deterministic)."""
+@cache
+def recorder(fonts: tuple[tuple[str, str], ...], charset: str):
+    """A canvas that records faces' operators; never saved (one per process and charset)."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pipeline.cards.faces.text import font_set
+    from pipeline.cards.impose import prime
+
+    fs = font_set(fonts)
+    canvas = Canvas(io.BytesIO(), invariant=1, initialFontName=min(fs.files))
+    prime(canvas, sorted(fs.files), charset, embed=False)
+    return canvas
+
+
+def draw_face(face: Face, settings: RenderSettings, sizes: Mapping[str, float], key: str):
+    from pipeline.cards.faces import draw
+
+    layout, spec, scope = _prepare(face, settings)
+    canvas = recorder(tuple(sorted(settings.fonts.items())), settings.charset)
+    before = _codes(canvas)
+    art, problems = draw(layout, spec, scope, sizes, canvas)
+    if _codes(canvas) != before:  # a character outside the charset: its code means nothing
+        raise RuntimeError(f"{face.entity_id}: the face prints characters outside the build's "
+                           "charset")
+    return art, problems
+
+
+def _codes(canvas) -> int:
+    from reportlab.pdfbase import pdfmetrics
+
+    doc = canvas._doc
+    return sum(len(pdfmetrics.getFont(n).state[doc].assignments)
+               for n in doc.fontMapping if n.startswith("Relic"))
+
+
+# ----- batches in worker processes ---------------------------------------------------------
+
+Job = tuple[list[tuple[Face, dict[str, float], str]], RenderSettings]
+
+
+def _draw_job(job: Job) -> BatchResult:
+    """Draw a batch of faces; their Art goes into one cache file (and their PNGs, with --png)."""
+    from pipeline.cards.faces import Art
+
+    faces, settings = job
+    result = BatchResult()
+    arts: dict[str, Art] = {}
+    done: list[tuple[Face, str]] = []
+    for face, sizes, key in faces:
+        art, problems = draw_face(face, settings, sizes, key)
+        for p in problems:
+            result.problems.append(Problem(face.entity_id, p.code, p.message, p.field,
+                                           settings.lang))
+        if not problems:
+            arts[key] = art
+            done.append((face, key))
+    if not arts:
+        return result
+    text = json.dumps({k: a.to_dict() for k, a in sorted(arts.items())}, sort_keys=True)
+    batch = Path(settings.cache_dir) / "faces" / f"{hashlib.sha256(text.encode()).hexdigest()}.json"
+    if not batch.is_file():
+        cache_write(batch, text)
+    pngs = rasterize_arts([arts[k] for _, k in done], settings) if settings.png else []
+    for n, (face, key) in enumerate(done):
+        png = ""
+        if settings.png:
+            png = str(png_path(settings, key))
+            cache_write(Path(png), pngs[n])
+        result.rendered.append(Rendered(face.key, key, str(batch), png))
+    return result
+
+
+def _png_job(job: tuple[list[tuple[str, str, str]], RenderSettings]) -> list[str]:
+    """PNGs for faces drawn earlier without one (--png after a build without)."""
+    from pipeline.cards.impose import load_art
+
+    items, settings = job
+    arts = [load_art(batch, key) for batch, key, _ in items]
+    for (_, _, png), data in zip(items, rasterize_arts(arts, settings), strict=True):
+        cache_write(Path(png), data)
+    return [png for _, _, png in items]
+
+
+def rasterize_arts(arts, settings: RenderSettings) -> list[bytes]:
+    """PNG bytes of drawn faces at settings.png_dpi: one PDF page each, via pypdfium2."""
+    from pipeline.cards.impose import face_pages
+
+    buffer = io.BytesIO()
+    face_pages(arts, settings.fonts, settings.charset, buffer)
+    return rasterize(buffer.getvalue(), list(range(len(arts))), settings.png_dpi)
+
+
+def rasterize(pdf: bytes, pages: list[int], dpi: int) -> list[bytes]:
+    """PNG bytes of the given pages (0-based) at `dpi`: pypdfium2 renders RGB, pypng encodes
+    with no row filter and zlib level 1 (the same pixels as Pillow's adaptive filtering, in
+    about 60 % of the time and in smaller files for these flat-coloured faces)."""
+    import pypdfium2 as pdfium
+
     out = []
-    by_format: dict[str, list[Face]] = {}
-    for face in sorted(faces, key=lambda f: (f.format, f.side, f.entity_id, f.key)):
-        by_format.setdefault(face.format, []).append(face)
-    for fmt, group in sorted(by_format.items()):
-        n = max(-(-len(group) // max_size), min(workers, -(-len(group) // 8)))
-        size = -(-len(group) // n)
-        out.extend((fmt, group[i:i + size]) for i in range(0, len(group), size))
-    return sorted(out, key=lambda job: -len(job[1]))
+    document = pdfium.PdfDocument(pdf)
+    try:
+        for index in pages:
+            bitmap = document[index].render(scale=dpi / 72, rev_byteorder=True)
+            out.append(encode_png(bitmap, dpi))
+    finally:
+        document.close()
+    return out
 
 
-def _run(job: tuple[list[Face], RenderSettings, str]) -> BatchResult:
-    faces, settings, fmt = job
-    return render_batch(faces, settings, fmt)
+def encode_png(bitmap, dpi: int) -> bytes:
+    """A pypdfium2 RGB bitmap as PNG bytes (filter type 0, zlib level 1, pHYs at `dpi`)."""
+    import png
+
+    view = memoryview(bitmap.buffer).cast("B")
+    width, height, stride, channels = bitmap.width, bitmap.height, bitmap.stride, \
+        bitmap.n_channels
+    rows = (view[r * stride:r * stride + width * channels] for r in range(height))
+    per_metre = round(dpi / 0.0254)
+    buffer = io.BytesIO()
+    png.Writer(width, height, greyscale=False, alpha=channels == 4, bitdepth=8, compression=1,
+               x_pixels_per_unit=per_metre, y_pixels_per_unit=per_metre,
+               unit_is_meter=True).write(buffer, rows)
+    return buffer.getvalue()
 
 
-def warm_fonts(job: tuple[str, RenderSettings]) -> None:
-    """Subset one font family for this build's charset, so that batches find it in the cache.
+def face_page(rendered: Rendered, settings: RenderSettings) -> bytes:
+    """A one-page PDF of a drawn face (its bleed box), e.g. to rasterize a picture of it."""
+    from pipeline.cards.impose import face_pages, load_art
 
-    Every batch embeds the same subsets; computing them once per family, in parallel, before
-    the batches start saves each worker from computing all of them again.
-    """
-    import weasyprint
+    buffer = io.BytesIO()
+    face_pages([load_art(rendered.batch, rendered.art_key)], settings.fonts, settings.charset,
+               buffer)
+    return buffer.getvalue()
 
-    from pipeline.cards.fetcher import SafeFetcher
 
-    family, settings = job
-    install_subset_cache(Path(settings.cache_dir))
-    html = (f'<!DOCTYPE html><html lang="{settings.lang}"><head><meta charset="utf-8"><style>'
-            f"{(TEMPLATES / 'cards.css').read_text(encoding='utf-8')}</style></head><body>"
-            f"{_charset_page(settings, [family])}</body></html>")
-    weasyprint.HTML(string=html, url_fetcher=SafeFetcher((TEMPLATES,))).write_pdf()
+def lookup(face: Face, faces: list[Face], settings: RenderSettings) -> Rendered | None:
+    """The drawn face from the cache, if a build drew it: `faces` are all the faces of its
+    language (the deck's type size depends on them); None when it is not drawn yet."""
+    from pipeline.cards.faces import choose_sizes
+
+    cache = MeasureCache(settings)
+    measures = {f.key: cache.get(f, settings) for f in faces}
+    sizes = choose_sizes(measures)
+    key = art_key(face, settings, sizes[face.key])
+    batch = ArtIndex(settings).batch(key)
+    return Rendered(face.key, key, str(batch)) if batch else None
 
 
 class Workers:
-    """Where faces render. With one worker, in this process. With more, one process, the
-    scout, starts at once: `relic build` creates it before it loads the model, so that its
-    import of WeasyPrint (about 0.4 s) overlaps that. A small render (after an edit) runs on
-    the scout; a big one (a cold build) on a pool of `count` processes.
-    """
+    """Where faces are drawn. With one worker, in this process. With more, a pool of `count`
+    processes, started on first use (forked: they inherit everything already imported)."""
 
     def __init__(self, count: int, scout: bool = True):
         self.count = count
-        self._scout = _fork_pool(1) if count > 1 and scout else None
         self._pool = None
 
-    def run(self, jobs: list[tuple[list[Face], RenderSettings, str]],
-            big: bool) -> Iterator[BatchResult]:
-        """Every job's result, in order."""
+    def map(self, fn, jobs: list, big: bool) -> Iterator:
         if not jobs:
             return
-        if self.count <= 1 or (not big and self._scout is None):
-            yield from map(_run, jobs)
-        elif not big:
-            yield from self._scout.apply(_run_all, (jobs,))
-        else:
-            self.close()  # the scout is one process: a big render wants them all
-            self._pool = _fork_pool(self.count)
-            first = jobs[0][1]  # every language shares the charset, hence the font subsets
-            families = [(f, first) for f in dict.fromkeys(first.fonts.values())]
-            list(self._pool.imap(warm_fonts, families))
-            yield from self._pool.imap(_run, jobs)
+        if self.count <= 1 or not big or len(jobs) == 1:
+            yield from map(fn, jobs)
+            return
+        if self._pool is None:
+            self._pool = multiprocessing.get_context("fork").Pool(self.count)
+        yield from self._pool.imap(fn, jobs)
 
     @property
     def running(self) -> bool:
-        return self._scout is not None or self._pool is not None
+        return self._pool is not None
 
     def close(self) -> None:
-        for pool in (self._scout, self._pool):
-            if pool is not None:
-                pool.terminate()
-                pool.join()
-        self._scout = self._pool = None
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+        self._pool = None
 
     def __enter__(self) -> Workers:
         return self
@@ -556,60 +419,91 @@ class Workers:
         self.close()
 
 
-def _fork_pool(processes: int):
-    """Forked processes inherit everything imported so far; each warms up WeasyPrint."""
-    return multiprocessing.get_context("fork").Pool(processes, initializer=_preload)
-
-
-def _run_all(jobs: list[tuple[list[Face], RenderSettings, str]]) -> list[BatchResult]:
-    return [_run(job) for job in jobs]
-
-
-def _preload() -> None:
-    """Import what rendering needs (WeasyPrint alone takes about 0.4 s)."""
-    import pypdfium2  # noqa: F401
-    import weasyprint  # noqa: F401
+def _split(items: list, parts: int) -> list[list]:
+    size = max(1, -(-len(items) // parts))
+    return [items[i:i + size] for i in range(0, len(items), size)]
 
 
 def render_faces(work: list[tuple[list[Face], RenderSettings]], workers: int,
                  progress: Callable[[int], None], batch_size: int = 40,
                  pool: Workers | None = None) -> tuple[dict[str, Rendered], BatchResult]:
-    """Rendered pages for every face of every language: from the cache, else rendered in
-    batches spread over `workers` processes. `work` pairs faces with their language's settings.
-    Fewer than SMALL_RENDER faces render on `pool`'s scout, or without one in this process."""
+    """Drawn faces for every face of every language: measured, sized per deck, then from the
+    cache or drawn in batches spread over `workers` processes. `work` pairs faces with their
+    language's settings. Problems (text that cannot fit, unknown icons, ...) come back in the
+    result; nothing is drawn for a language with problems."""
+    from pipeline.cards.faces import choose_sizes
+
     found: dict[str, Rendered] = {}
-    todo: dict[str, tuple[Face, RenderSettings]] = {}
-    jobs = []
-    for faces, settings in work:
-        missing = []
-        for face in faces:
-            hit = cached(face, settings)
-            if hit:
-                found[face.key] = hit
-            else:
-                missing.append(face)
-                todo[face.key] = (face, settings)
-        jobs += [(group, settings, fmt) for fmt, group in batches(missing, workers, batch_size)]
-    mark_used(*{hit.pdf for hit in found.values()})
-    progress(len(found))
-    jobs.sort(key=lambda job: -len(job[0]))  # biggest first: the workers finish together
     total = BatchResult()
-    own = None
-    if pool is None:
-        own = pool = Workers(workers, scout=False)
+    todo: list[tuple[Face, dict[str, float], str, RenderSettings]] = []
+    pngs: list[tuple[str, str, str, RenderSettings]] = []
+    indexes: list[tuple[ArtIndex, list[Face]]] = []
+    for faces, settings in work:
+        cache = MeasureCache(settings)
+        measures = {f.key: cache.get(f, settings) for f in faces}
+        cache.save()
+        problems = [Problem(f.entity_id, p.code, p.message, p.field, settings.lang)
+                    for f in faces for p in measures[f.key].problems]
+        if problems:
+            total.problems += problems
+            continue
+        sizes = choose_sizes(measures)
+        index = ArtIndex(settings)
+        indexes.append((index, faces))
+        for face in faces:
+            key = art_key(face, settings, sizes[face.key])
+            batch = index.batch(key)
+            if batch is None:
+                todo.append((face, sizes[face.key], key, settings))
+                continue
+            png = ""
+            if settings.png:
+                png = str(png_path(settings, key))
+                if Path(png).is_file():
+                    mark_used(png)
+                else:
+                    pngs.append((str(batch), key, png, settings))
+            found[face.key] = Rendered(face.key, key, str(batch), png)
+    if total.problems:
+        return found, total
+    mark_used(*{r.batch for r in found.values()})
+    progress(len(found))
+    own = pool is None
+    if own:
+        pool = Workers(workers)
     try:
-        for result in pool.run(jobs, big=len(todo) >= SMALL_RENDER and len(jobs) > 1):
-            for rendered in result.rendered:
-                face, settings = todo[rendered.key]
-                remember(face, rendered, settings)
-                found[rendered.key] = rendered
+        jobs: list[Job] = []
+        by_settings: dict[int, list] = {}
+        for face, sizes, key, settings in todo:
+            by_settings.setdefault(id(settings), [settings, []])[1].append((face, sizes, key))
+        parts = max(1, workers) * 2
+        for settings, items in by_settings.values():
+            size = min(max(batch_size, 8), max(8, -(-len(items) // parts)))
+            jobs += [(items[i:i + size], settings) for i in range(0, len(items), size)]
+        big = len(todo) >= SMALL_RENDER
+        for result in pool.map(_draw_job, jobs, big):
+            for r in result.rendered:
+                found[r.key] = r
             total.rendered.extend(result.rendered)
             total.problems.extend(result.problems)
-            total.refused.extend(result.refused)
-            progress(len(result.rendered))
+            progress(len(result.rendered) + len({p.entity_id for p in result.problems}))
+        if pngs:
+            png_jobs = []
+            groups: dict[int, list] = {}
+            for batch, key, png, settings in pngs:
+                groups.setdefault(id(settings), [settings, []])[1].append((batch, key, png))
+            for settings, items in groups.values():
+                png_jobs += [(chunk, settings) for chunk in _split(items, parts)]
+            list(pool.map(_png_job, png_jobs, len(pngs) >= 8))
     finally:
-        if own is not None:
-            own.close()
+        if own:
+            pool.close()
+    if not total.problems:
+        for index, faces in indexes:
+            for face in faces:
+                r = found[face.key]
+                index.put(r.art_key, r.batch)
+            index.save()
     return found, total
 
 

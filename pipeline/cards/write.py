@@ -17,7 +17,7 @@ from typing import BinaryIO
 
 from pipeline.cards.components import Components
 from pipeline.cards.formats import Profile
-from pipeline.cards.impose import Sources, write_sheets, write_shop
+from pipeline.cards.impose import write_sheets, write_shop
 from pipeline.cards.layout import Layout, SheetPage
 from pipeline.cards.outputs import (
     link_or_copy,
@@ -33,7 +33,8 @@ from pipeline.fsutil import atomic_file
 
 # Output files are cached under a key that includes the code that writes them.
 IMPOSE_VERSION = hashlib.sha256(b"".join(
-    (Path(__file__).parent / name).read_bytes() for name in ("impose.py", "layout.py", "write.py")
+    (Path(__file__).parent / name).read_bytes() for name in ("impose.py", "layout.py", "write.py",
+                                                             "faces/icons.py")
 )).hexdigest()
 
 
@@ -89,11 +90,11 @@ def _key(*parts: object) -> str:
     return hashlib.sha256(repr((IMPOSE_VERSION, *parts)).encode()).hexdigest()
 
 
-def _where(rendered: Mapping[str, Rendered], face: str | None) -> tuple[str, int] | None:
+def _where(rendered: Mapping[str, Rendered], face: str | None) -> str | None:
+    """The drawn face a placement shows (its art key names its bytes)."""
     if face is None:
         return None
-    r = rendered[face]
-    return (Path(r.pdf).name, r.page)
+    return rendered[face].art_key
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,7 @@ class PackMeta:
     id: str
     title: Mapping[str, str]
     source_language: str
+    charset: str  # the build's characters, primed in this order in every file (impose.prime)
 
 
 def write_langs(meta: PackMeta, profile: Profile, components: Mapping[str, Components],
@@ -141,7 +143,6 @@ def write_all(meta: PackMeta, profile: Profile, lang: str, components: Component
     title = meta.title.get(lang) or meta.title.get(meta.source_language, "")
     paper = profile.sheet.name
     files_of: dict[str, list[str]] = {}
-    sources = Sources()
     for fmt, lay in sorted(layouts.items()):
         has_backs = any(p.side == "back" for p in lay.pages)
         if not has_backs:
@@ -160,7 +161,7 @@ def write_all(meta: PackMeta, profile: Profile, lang: str, components: Component
             key = _key("sheets", label, doc, sheet_layout.sheet, sheet_layout.format,
                        [page.marks for page in sheet_layout.pages], faces)
             out.pdf(name, key, lambda h, sl=sheet_layout, lb=label, d=doc: write_sheets(
-                sl, rendered, lb, d, h, sources))
+                sl, rendered, lb, d, h, meta.charset))
             files_of.setdefault(fmt, []).append(name)
         name = f"shop/{fmt}.pdf"
         items = [(c.front, c.back) for c in components.of_format(fmt)]
@@ -168,7 +169,7 @@ def write_all(meta: PackMeta, profile: Profile, lang: str, components: Component
         key = _key("shop", label, doc, profile.formats[fmt],
                    [(_where(rendered, f), _where(rendered, b)) for f, b in items])
         out.pdf(name, key, lambda h, it=items, f=fmt, lb=label, d=doc: write_shop(
-            it, profile.formats[f], rendered, lb, d, h, sources))
+            it, profile.formats[f], rendered, lb, d, h, meta.charset))
         files_of[fmt].append(name)
     if options.png:
         _pngs(out, profile, components, rendered)
@@ -214,5 +215,6 @@ def _info(meta: PackMeta, profile: Profile, lang: str, components: Components,
     return {
         "pack": meta.id, "lang": lang, "paper": profile.sheet.name,
         "proof": options.proof, "components": counts, "kinds": kinds,
-        "total_components": len(components.items), "formats": formats,
+        "total_components": len(components.items), "distinct_faces": len(components.faces),
+        "formats": formats,
     }

@@ -25,7 +25,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-duplex", action="store_true",
                    help="only the variant with backs on separate sheets")
     p.add_argument("--proof", action="store_true", help="mark provisional values on the cards")
-    p.add_argument("--no-png", action="store_true", help="skip the 300 DPI PNG files")
+    p.add_argument("--png", action="store_true",
+                   help="also write a 300 DPI PNG of every component (png/)")
+    p.add_argument("--no-png", action="store_true", help=argparse.SUPPRESS)  # the default now
     p.add_argument("--jobs", type=int, default=0, help="worker processes (default: all cores)")
     p.add_argument("--keep-cache-days", type=_days, default=None, metavar="DAYS",
                    help="remove cache files no build used for DAYS days (default 14)")
@@ -73,9 +75,11 @@ def run(args: argparse.Namespace) -> int:
         for lang in result.langs:
             print(f"relic: built {lang.folder} ({lang.components} components, {lang.faces} faces,"
                   f" {lang.rendered} rendered)", file=sys.stderr)
-        rate = result.components / result.seconds if result.seconds else 0
-        print(f"relic: {result.components} components in {result.seconds:.2f} s "
-              f"({rate:.0f}/s)", file=sys.stderr)
+        secs = result.seconds or float("inf")
+        print(f"relic: {result.components} components ({result.faces} distinct faces) in "
+              f"{result.seconds:.2f} s: {result.components / secs:.0f} components/s, "
+              f"{result.faces / secs:.0f} faces/s; "
+              + ", ".join(f"{name} {t:.2f} s" for name, t in result.stages), file=sys.stderr)
         if result.pruned.files:
             print(f"relic: removed {result.pruned.files} cache files "
                   f"({result.pruned.bytes / 1e6:.1f} MB) no build used for "
@@ -106,7 +110,7 @@ def _build_cards(
         paper=args.paper,
         duplex=not args.no_duplex,
         proof=args.proof,
-        png=not args.no_png,
+        png=args.png and not args.no_png,
         workers=jobs,
         **({} if args.keep_cache_days is None else {"keep_cache_days": args.keep_cache_days}),
     )

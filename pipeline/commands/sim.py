@@ -34,8 +34,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--pack", required=True, help="the pack id (its manifest must name a ruleset)")
     p.add_argument("--content", default="content", help="the folder of packs (default: content)")
-    p.add_argument("--players", type=player_counts, required=True, metavar="N|A..B",
-                   help="number of players, or a span A..B: a report for each count in turn")
+    p.add_argument("--players", type=player_counts, metavar="N|A..B",
+                   help="number of players, or a span A..B: a report for each count in turn "
+                   "(may be left out for a game played by one number of players only)")
     p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     p.add_argument("--seed", type=int, default=0,
                    help="run seed; game i uses a seed derived from it and i (default 0)")
@@ -115,6 +116,11 @@ def run(args: argparse.Namespace) -> int:
     model = load_model(pack_dir_for(Path(args.content), args.pack))
     game = require_game(model, "sim")
     counts = game.player_counts
+    if args.players is None:
+        if len(counts) != 1:
+            raise _usage(f"give --players: {game.name} is played by {counts.start} to "
+                         f"{counts.stop - 1} players")
+        args.players = (counts.start,)
     wrong = [n for n in args.players if n not in counts]
     if wrong:
         raise _usage(f"{game.name} is played by {counts.start} to {counts.stop - 1} players, "

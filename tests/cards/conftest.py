@@ -23,7 +23,8 @@ def mini_model() -> Model:
 def built(tmp_path_factory: pytest.TempPathFactory, mini_model: Model) -> Path:
     """build/mini with ru/ and en/ folders (duplex and simplex sheets, shop PDFs, PNGs)."""
     root = tmp_path_factory.mktemp("built")
-    build(mini_model, BuildOptions(out_root=root / "out", cache_dir=root / "cache", workers=2))
+    build(mini_model, BuildOptions(out_root=root / "out", cache_dir=root / "cache", workers=2,
+                                   png=True))
     return root / "out"
 
 

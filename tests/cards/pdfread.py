@@ -92,3 +92,36 @@ def fonts_of(reader: PdfReader) -> list[tuple[str, bool]]:
 
 def pdfs(folder: Path) -> list[Path]:
     return sorted(folder.rglob("*.pdf"))
+
+
+def rects(reader: PdfReader, page) -> list[tuple[float, float, float, float]]:
+    """Every rectangle (`re`) drawn on a page, through form XObjects, in page space (points):
+    (x, y, width, height) with width and height positive."""
+    out: list[tuple[float, float, float, float]] = []
+
+    def walk(content, resources, ctm, depth=0):
+        if depth > 6:
+            return
+        ops = ContentStream(content, reader).operations
+        stack: list[list[float]] = []
+        xobjects = (resources or {}).get("/XObject", {}) if resources else {}
+        for operands, op in ops:
+            if op == b"q":
+                stack.append(ctm)
+            elif op == b"Q":
+                ctm = stack.pop()
+            elif op == b"cm":
+                ctm = _mul([float(v) for v in operands], ctm)
+            elif op == b"re":
+                x, y, w, h = (float(v) for v in operands)
+                pts = [(ctm[0] * px + ctm[2] * py + ctm[4], ctm[1] * px + ctm[3] * py + ctm[5])
+                       for px, py in ((x, y), (x + w, y + h))]
+                (x0, y0), (x1, y1) = pts
+                out.append((min(x0, x1), min(y0, y1), abs(x1 - x0), abs(y1 - y0)))
+            elif op == b"Do":
+                xobj = xobjects[str(operands[0])].get_object()
+                if xobj.get("/Subtype") == "/Form":
+                    walk(xobj, xobj.get("/Resources"), ctm, depth + 1)
+
+    walk(page.get_contents(), page.get("/Resources"), [1, 0, 0, 1, 0, 0])
+    return out

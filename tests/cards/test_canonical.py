@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from pipeline.cards.components import expand
+from pipeline.cards.faces.spec import find
 from pipeline.cards.formats import load_labels, load_profile
 from pipeline.cards.layout import layout
-from pipeline.cards.render import TEMPLATES
 
 CANONICAL = Path(__file__).resolve().parents[2] / "content" / "catacombs"
 
@@ -26,13 +26,13 @@ def model():
     return load_model(CANONICAL)
 
 
-def test_profile_loads_and_every_template_exists(model) -> None:
+def test_profile_loads_and_every_layout_exists(model) -> None:
     profile = load_profile(model.pack)
     assert profile.kinds
     for spec in profile.kinds:
-        assert (TEMPLATES / f"{spec.template}.html.j2").is_file(), spec.kind
+        assert find(spec.template, model.pack.root) is not None, spec.kind
         if spec.back:
-            assert (TEMPLATES / "backs" / f"{spec.back}.html.j2").is_file(), spec.kind
+            assert find(f"backs/{spec.back}", model.pack.root) is not None, spec.kind
         for v in spec.variants:
             assert v.format is None or v.format in profile.formats
 

@@ -126,7 +126,7 @@ def test_a_missing_template_is_one_clear_error(tmp_path: Path) -> None:
     with pytest.raises(RelicError) as caught:
         _build(pack, tmp_path)
     [d] = caught.value.diagnostics
-    assert d.code == "unknown-template" and "beast.html.j2" in d.message
+    assert d.code == "unknown-template" and "beast.yaml" in d.message
 
 
 def test_a_pack_without_print_profile_says_so(tmp_path: Path) -> None:

@@ -94,3 +94,29 @@ def test_a_format_larger_than_the_paper_is_an_error() -> None:
 
     with pytest.raises(RelicError):
         choose_grid(Format("huge", "Huge", 300, 400, 3), A4)
+
+
+def _touches(line, box) -> bool:
+    """A crop mark or guide on the line of one of the box's trim edges."""
+    xs, ys = {round(box.x, 2), round(box.x2, 2)}, {round(box.y, 2), round(box.y2, 2)}
+    vertical = abs(line.x1 - line.x2) < 1e-6
+    return (round(line.x1, 2) in xs) if vertical else (round(line.y1, 2) in ys)
+
+
+def test_a_sheet_that_is_not_full_marks_only_its_components() -> None:
+    """10 cards: the second sheet holds 2, in the top row; no marks are drawn for the six
+    empty slots, and the back's marks are the front's turned over with the sheet."""
+    lay = layout(_components(10), POKER, A4, duplex=True)
+    full_front, _, last_front, last_back = lay.pages
+    assert len(last_front.marks) < len(full_front.marks)
+    empty = [choose_grid(POKER, A4).cell(i) for i in range(2, 8)]
+    trims = [p.trim for p in last_front.placements]
+    for ln in last_front.marks:
+        assert any(_touches(ln, t) for t in trims)
+    empty_edges = {round(v, 2) for c in empty for v in (c.y + 3, c.y2 - 3)}
+    used_edges = {round(v, 2) for t in trims for v in (t.y, t.y2)}
+    assert empty_edges - used_edges
+    assert not any(round(ln.y1, 2) in empty_edges - used_edges for ln in last_front.marks
+                   if abs(ln.y1 - ln.y2) < 1e-6)
+    assert {(round(A4.width - ln.x1, 4), ln.y1) for ln in last_front.marks} == {
+        (ln.x1, ln.y1) for ln in last_back.marks}

@@ -118,4 +118,4 @@ def test_too_few_tokens_for_the_icons_is_a_warning(tmp_path):
     result = analyze(pack)
     short = [d for d in result.diagnostics if d.code == "engine-count-short"]
     assert short and short[0].severity is Severity.WARNING
-    assert short[0].span.file.endswith("tokens.yaml") and "cache icons" in short[0].message
+    assert short[0].span.file.endswith("tokens.yaml") and "6 'cache' icon(s)" in short[0].message

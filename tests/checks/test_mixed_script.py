@@ -168,5 +168,5 @@ def test_the_content_packs_are_clean() -> None:
     assert found == []
     labels = (ROOT / "templates" / "print" / "labels.yaml").read_text("utf-8")
     assert "intrigues: {ru: козни, en: intrigues}" in labels
-    macros = (ROOT / "templates" / "cards" / "_macros.html.j2").read_text("utf-8")
+    macros = (ROOT / "templates" / "layouts" / "macros.j2").read_text("utf-8")
     assert "labels.intrigues" in macros and '"intrigue"' not in macros

@@ -55,7 +55,7 @@ def write_pack(root: Path, trace_text: str) -> Path:
     pack.mkdir()
     (pack / "pack.yaml").write_text(
         "id: traced\ntitle: {ru: След, en: Trace}\nlanguages: [ru, en]\n"
-        "print: {components: {deck: {format: poker}}}\n",
+        "print: {components: {deck: {format: poker, template: card}}}\n",
         encoding="utf-8",
     )
     (pack / "decks.yaml").write_text(

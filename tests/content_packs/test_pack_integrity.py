@@ -10,7 +10,9 @@ import pytest
 from jsonschema import Draft7Validator
 from packdata import CONTENT, MISSING, PACKS, ROOT, entities, lookup
 
+from engine.core import registry
 from pipeline import cli
+from pipeline.cards.faces.spec import find as find_layout
 from pipeline.loader import load_yaml
 from pipeline.schemas import CATALOGUE, REF_KEYWORD, SCHEMA_DIR
 
@@ -59,11 +61,13 @@ def test_strict_check_passes(pack: str, capsys) -> None:
 
 
 @pytest.mark.parametrize("pack", PACKS)
-def test_manifest_names_its_seed_and_has_no_ruleset(pack: str) -> None:
+def test_manifest_names_its_seed_and_a_registered_ruleset_if_any(pack: str) -> None:
     manifest = load_yaml(CONTENT / pack / "pack.yaml").data
     assert manifest["id"] == pack
     assert manifest["languages"] == ["ru", "en"]
-    assert "ruleset" not in manifest
+    assert manifest.get("ruleset", pack) == pack
+    if "ruleset" in manifest:
+        assert registry.load(pack).name == pack
     assert manifest["seed"] == _trace(pack)["seed"]
     assert manifest["print"]["components"], "a pack prints at least one kind"
 
@@ -194,12 +198,11 @@ def test_print_profile_names_real_formats_and_templates(pack: str) -> None:
     schema = {"$ref": "relic://schemas/print/profile.json"}
     validator = Draft7Validator(schema, registry=CATALOGUE.registry)
     assert [e.message for e in validator.iter_errors(profile)] == []
-    cards = ROOT / "templates" / "cards"
     for spec in profile["components"].values():
         assert spec["format"] in _formats(pack)
-        assert (cards / f"{spec['template']}.html.j2").exists()
+        assert find_layout(spec["template"], CONTENT / pack) is not None
         backs = [spec.get("back")] + [v.get("back") for v in spec.get("variants", [])]
-        assert all((cards / "backs" / f"{b}.html.j2").exists() for b in backs if b)
+        assert all(find_layout(f"backs/{b}", CONTENT / pack) for b in backs if b)
 
 
 def test_every_treasure_token_prints_its_hidden_side() -> None:

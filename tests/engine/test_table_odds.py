@@ -59,9 +59,9 @@ def test_pools_of_a_custom_die_match_enumeration() -> None:
 
 
 def test_relic_odds_answers_for_a_pack_without_an_engine(capsys) -> None:
-    assert cli.main(["odds", "--pack", "tunnels", "--content", str(ROOT / "content")]) == 0
+    assert cli.main(["odds", "--pack", "dice-dungeon", "--content", str(ROOT / "content")]) == 0
     text = capsys.readouterr().out
-    assert "== table booby-trap-table (d6)" in text and "2-3:1/3" in text
+    assert "== table exploration-table (d6)" in text and "2:1/5" in text
     assert cli.main(["odds", "--pack", "haunted-house", "--content", str(ROOT / "content"),
                      "--format", "json"]) == 0
     found = json.loads(capsys.readouterr().out)

@@ -70,3 +70,11 @@ def test_sim_plays_a_span_of_player_counts(capsys, tmp_path):
         main(["sim", "--pack", "catacombs", "--players", "3..two"])
     assert stop.value.code == 2
     assert "not a number of players: '3..two' (write 4 or 3..6)" in capsys.readouterr().err
+
+
+def test_players_may_be_left_out_only_for_a_game_of_one_player_count(capsys):
+    content = str(ROOT / "content")
+    assert main(["sim", "--pack", "catacombs", "--content", content, "--games", "1"]) == 1
+    assert "give --players: catacombs is played by 1 to 8 players" in capsys.readouterr().err
+    assert main(["sim", "--pack", "tunnels", "--content", content, "--games", "2"]) == 0
+    assert "tunnels: 2 games, 2 players" in capsys.readouterr().out

@@ -18,7 +18,7 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "packs"
 TABLE = [
     ("duplicate-key", "duplicate-key", "critters.yaml", 6, 3, "error"),
     ("custom-tag", "custom-tag", "critters.yaml", 4, 10, "error"),
-    ("not-utf8", "not-utf8", "critters.yaml", 3, 31, "error"),
+    ("not-utf8", "not-utf8", "critters.yaml", 3, 26, "error"),  # columns count characters
     ("alias-limit", "alias-limit", "extra.yaml", 5, 8, "error"),
     ("nesting-limit", "nesting-limit", "critters.yaml", 6, 71, "error"),
     ("yaml-syntax", "yaml-syntax", "critters.yaml", 5, 7, "error"),

@@ -6,7 +6,7 @@ import io
 import math
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
@@ -137,6 +137,61 @@ def test_syntax_error_is_located() -> None:
     assert diag.code == "yaml-syntax" and diag.span.line == 2
 
 
+@pytest.mark.parametrize(
+    ("text", "line", "col", "char"),
+    [
+        ("a: 1\nb: x\x00y\n", 2, 5, "U+0000 (NUL)"),
+        ("a: 1\nb: 'x\x01'\n", 2, 6, "U+0001"),
+        ("й: 1\nжук: ёж\x1b[31m\n", 2, 8, "U+001B (ESC)"),
+        ("a: 1\r\nb: 2\r\nc: \x7f\n", 3, 4, "U+007F (DEL)"),
+        ("a: [1, 2, {c: \x9b}]\n", 1, 15, "U+009B"),
+        ("a: 1\n\n\n   \x08\n", 4, 4, "U+0008 (backspace)"),
+    ],
+)
+def test_control_characters_are_located_where_they_are(text, line, col, char) -> None:
+    diag = only_diagnostic(text)
+    assert (diag.code, diag.span.line, diag.span.col) == ("control-character", line, col)
+    assert diag.message.startswith(char)
+
+
+def test_escaped_control_characters_in_double_quotes_are_text() -> None:
+    assert load('a: "x\\x00y"\n').data == {"a": "x\x00y"}
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["9" * 4301, "-" + "9" * 5000, "0x" + "f" * 4000, "!!int '" + "7" * 4400 + "'"],
+)
+def test_integers_too_long_to_read_are_a_located_bad_scalar(value: str) -> None:
+    diag = only_diagnostic(f"a: 1\nb:\n  c: {value}\n")
+    assert (diag.code, diag.span.line, diag.span.col) == ("bad-scalar", 3, 6)
+
+
+def test_the_longest_integer_python_reads_is_accepted() -> None:
+    assert load("a: " + "9" * 4300 + "\n").data["a"] == int("9" * 4300)
+
+
+def test_long_integer_keys_are_refused_too() -> None:
+    diag = only_diagnostic("a: 1\n? " + "1" * 5000 + "\n: x\n")  # an explicit key may be long
+    assert (diag.code, diag.span.line, diag.span.col) == ("bad-scalar", 2, 3)
+
+
+@pytest.mark.parametrize(
+    ("text", "col"), [("{?0: null}\n", 2), ("[a, ?x]\n", 5), ("k: {a: 1, ?b: 2}\n", 11)]
+)
+def test_question_mark_glued_to_a_flow_value_is_refused(text: str, col: int) -> None:
+    """libyaml reads `{?0: null}` as the key 0, YAML 1.2 readers (and ruamel's own writer, which
+    wrote it for the key '?0') as the key '?0': the loader refuses what readers disagree on."""
+    diag = only_diagnostic(text)
+    assert (diag.code, diag.span.line, diag.span.col) == ("ambiguous-key", 1, col)
+
+
+def test_question_mark_keys_that_all_readers_agree_on() -> None:
+    assert load("{'?0': null}\n").data == {"?0": None}
+    assert load("?0: 1\n").data == {"?0": 1}  # block context: '?' needs a space to be a key
+    assert load("{? a: 1}\n").data == {"a": 1}
+
+
 # ----- property tests ----------------------------------------------------------------------------
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -218,11 +273,14 @@ documents = st.recursive(
 
 
 @SETTINGS
-@given(documents)
-def test_arbitrary_yaml_documents_round_trip(doc) -> None:
-    """Anything a YAML writer produces either loads back equal or is refused cleanly."""
+@given(documents, st.booleans())
+@example({"?0": None}, True)  # issue 10, item 9: once read back as {'0': None}
+def test_arbitrary_yaml_documents_round_trip(doc, pure: bool) -> None:
+    """Anything a YAML writer produces either loads back equal or is refused cleanly. Both of
+    ruamel's writers: libyaml's, and the pure-Python one, which writes the key '?0' as `{?0: …}`
+    (YAML 1.2 text that libyaml reads as the key 0: the loader refuses it, `ambiguous-key`)."""
     out = io.StringIO()
-    YAML(typ="safe", pure=False).dump(doc, out)  # libyaml writes, libyaml reads
+    YAML(typ="safe", pure=pure).dump(doc, out)
     try:
         loaded = load(out.getvalue()).data
     except RelicError as exc:

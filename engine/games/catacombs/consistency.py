@@ -12,7 +12,8 @@ from engine.core.api import EngineError
 from engine.core.game import Finding
 from engine.games.catacombs import rules  # noqa: F401 - registers every rules module
 from engine.games.catacombs.bots import HeuristicBot
-from engine.games.catacombs.data import PLAYER_COUNTS, SIDES, Catacombs, Table, Threshold
+from engine.games.catacombs.counts import check_all
+from engine.games.catacombs.data import SIDES, Catacombs, Table, Threshold
 from engine.games.catacombs.setup import new_game
 
 IMPLEMENTED_ABILITIES = frozenset(
@@ -174,168 +175,14 @@ def check_thresholds(data: Catacombs) -> list[Finding]:
 # ----- counts and decks -----------------------------------------------------------------------
 
 
-def check_counts(data: Catacombs, max_players: int = 8) -> list[Finding]:
-    out = []
-    counts = [n for n in PLAYER_COUNTS if n <= max_players]
-    if len(data.characters) < max_players:
-        out.append(
-            Finding(
-                "too-few-characters",
-                f"{len(data.characters)} characters for up to {max_players} players",
-                sorted(data.characters)[0] if data.characters else None,
-            )
-        )
-    for m in sorted(data.monsters.values(), key=lambda m: m.id):
-        for span, n in m.by_players:
-            if n > m.kit:
-                out.append(
-                    Finding(
-                        "count-over-kit",
-                        f"monster {m.id}: {n} copies for {span} players "
-                        f"but only {m.kit} in the kit",
-                        m.id,
-                        f"by_players.{span}",
-                    )
-                )
-        for players in counts:
-            if (
-                players >= m.min_players
-                and m.by_players
-                and not any(players in span for span, _ in m.by_players)
-            ):
-                out.append(
-                    Finding(
-                        "count-missing",
-                        f"monster {m.id}: no count for {players} players",
-                        m.id,
-                        "by_players",
-                    )
-                )
-        if m.species and sum(k for _, k in m.species) != m.kit:
-            out.append(
-                Finding(
-                    "species-kit-mismatch",
-                    f"monster {m.id}: its species add up to {sum(k for _, k in m.species)}, "
-                    f"the kit says {m.kit}",
-                    m.id,
-                    "kit",
-                )
-            )
-        if m.stats.health is None and m.health_by_players:
-            for players in counts:
-                if (
-                    players >= m.min_players
-                    and m.count_for(players)
-                    and m.health_for(players) is None
-                ):
-                    out.append(
-                        Finding(
-                            "health-missing",
-                            f"monster {m.id}: no health for {players} players",
-                            m.id,
-                            "health_by_players",
-                        )
-                    )
-    return out
-
-
-def check_decks(data: Catacombs, max_players: int = 8) -> list[Finding]:
-    out = []
-    shop = data.shop_rule
-    if shop is not None:
-        for key, per, deck_type in (
-            ("common_per_character", shop.common_per_character or 0, "common-item"),
-            ("magic_per_character", shop.magic_per_character or 0, "magic-item"),
-        ):
-            deck = data.deck_of_type(deck_type)
-            size = sum(data.copies(c) for c in data.cards_in(deck.id)) if deck else 0
-            if per * max_players > size:
-                out.append(
-                    Finding(
-                        "deck-too-small",
-                        f"the shop lays out {per} {deck_type} cards per character "
-                        f"({per * max_players} for {max_players}) but the deck holds {size}",
-                        shop.id,
-                        key,
-                    )
-                )
-    out += _icon_supplies(data)
+def check_tile_pile(data: Catacombs) -> list[Finding]:
     labyrinth = sum(t.count for t in data.tiles.values() if t.type == "labyrinth")
     finals = sum(t.count for t in data.tiles.values() if t.type == "final")
-    if labyrinth < 1 or finals != 1:
-        first = sorted(data.tiles)[0] if data.tiles else None
-        out.append(
-            Finding(
-                "tile-pile",
-                f"the tile pile needs labyrinth tiles and exactly one "
-                f"final tile (has {labyrinth} and {finals})",
-                first,
-            )
-        )
-    return out
-
-
-ICON_TOKENS = {
-    "cache": "cache",
-    "statue": "statue",
-    "door": "door",
-    "lever": "lever",
-    "floor-hatch": "floor-hatch",
-}
-ICON_DECKS = {"trap": "hidden-trap", "stash": "stash"}
-
-
-def _icon_supplies(data: Catacombs) -> list[Finding]:
-    """Every icon on the tile set finds a token or card even when all tiles are laid, and the
-    event deck lasts for every tile laid after the first."""
-    icons: dict[str, int] = {}
-    for tile in data.tiles.values():
-        for icon, _, _ in tile.icons:
-            icons[icon] = icons.get(icon, 0) + tile.count
-    out = []
-    for icon, token_type in ICON_TOKENS.items():
-        tokens = data.tokens_of(token_type)
-        have = sum(t.count for t in tokens)
-        if icons.get(icon, 0) > have and tokens:
-            out.append(
-                Finding(
-                    "count-short",
-                    f"the tiles show {icons[icon]} {icon} icons but there are {have} {token_type} "
-                    f"tokens: the last ones stay empty",
-                    sorted(t.id for t in tokens)[0],
-                    "count",
-                    severity="warning",
-                )
-            )
-    for icon, deck_type in ICON_DECKS.items():
-        deck = data.deck_of_type(deck_type)
-        have = sum(data.copies(c) for c in data.cards_in(deck.id)) if deck else 0
-        if deck is not None and icons.get(icon, 0) > have:
-            out.append(
-                Finding(
-                    "count-short",
-                    f"the tiles show {icons[icon]} {icon} icons but the {deck.id} holds "
-                    f"{have} cards",
-                    deck.id,
-                    "",
-                    severity="warning",
-                )
-            )
-    events = data.deck_of_type("event")
-    laid = sum(t.count for t in data.tiles.values() if t.type in ("labyrinth", "final")) - 1
-    if events is not None:
-        have = sum(data.copies(c) for c in data.cards_in(events.id))
-        if have < laid:
-            out.append(
-                Finding(
-                    "count-short",
-                    f"{laid} tiles are laid after the first but the {events.id} holds {have} cards",
-                    events.id,
-                    "",
-                    severity="warning",
-                )
-            )
-    return out
+    if labyrinth >= 1 and finals == 1:
+        return []
+    first = sorted(data.tiles)[0] if data.tiles else None
+    return [Finding("tile-pile", f"the tile pile needs labyrinth tiles and exactly one final "
+                    f"tile (has {labyrinth} and {finals})", first)]
 
 
 # ----- tiles ----------------------------------------------------------------------------------
@@ -487,8 +334,8 @@ def run_all(data: Catacombs, max_players: int = 8, smoke: bool = True) -> list[F
     findings = (
         check_tables(data)
         + check_thresholds(data)
-        + check_counts(data, max_players)
-        + check_decks(data, max_players)
+        + check_all(data, range(1, max_players + 1))
+        + check_tile_pile(data)
         + check_tiles(data)
         + check_effects(data)
     )

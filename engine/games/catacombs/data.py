@@ -319,6 +319,8 @@ class Monster:
     stats: MonsterStats
     health_by_players: tuple[tuple[Span, int], ...]
     kit: int
+    count: int
+    """Printed copies (the box holds `kit` of them in play)."""
     species: tuple[tuple[str, int], ...]
     by_players: tuple[tuple[Span, int], ...]
     min_players: int
@@ -391,6 +393,9 @@ class Token:
     table: str | None
     checks: tuple[str, ...]
     mark: str | None = None
+    value: int = 1
+    """What one token is worth in its pool (a 5-banknote token: 5)."""
+    team: str | None = None
 
 
 @dataclass(frozen=True)
@@ -518,6 +523,10 @@ class RuleEntry:
     actions: int | None = None
     allowed_actions: tuple[str, ...] | None = None
     common_per_character: int | None = None
+    decks: Mapping[str, str] | None = None
+    """The shop's decks by role (`common`, `magic`, `unique`, `mercenaries`)."""
+    all_unique: bool | None = None
+    all_mercenaries: bool | None = None
     magic_per_character: int | None = None
     treasures_per_banknote: int | None = None
     banknotes_per_turn: int | None = None
@@ -531,6 +540,16 @@ class RuleEntry:
     items: tuple[str, ...] = ()
     tokens: tuple[str, ...] = ()
     see: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Title:
+    """A relationship title: the pair it joins and where its slider starts."""
+
+    id: str
+    a: str
+    b: str
+    start: str
 
 
 @dataclass(frozen=True)
@@ -550,6 +569,8 @@ class Catacombs:
     matrix: Mapping[tuple[str, str], MatrixCell]
     relationships: Mapping[tuple[str, str], str]
     rules: Mapping[str, RuleEntry]
+    titles: tuple[Title, ...] = ()
+    """The relationship titles as printed (one per pair; `relationships` indexes them)."""
     defaults_used: tuple[str, ...] = field(default=())
     check_index: Mapping[tuple[str, str], Check] = field(default_factory=dict, compare=False)
     _found: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
@@ -745,6 +766,7 @@ def _monster(e: Mapping[str, Any]) -> Monster:
         stats=stats,
         health_by_players=_spans(e.get("health_by_players")),
         kit=int(e["kit"]),
+        count=int(e.get("count", 1)),
         species=tuple((s["id"], int(s["kit"])) for s in e.get("species", ())),
         by_players=_spans(e.get("by_players")),
         min_players=int(e.get("min_players", 1)),
@@ -803,6 +825,8 @@ def _token(e: Mapping[str, Any]) -> Token:
         table=e.get("table"),
         checks=tuple(e.get("checks", ())),
         mark=e.get("mark"),
+        value=int(e.get("value", 1)),
+        team=e.get("team"),
     )
 
 
@@ -1032,6 +1056,9 @@ def _rule(e: Mapping[str, Any]) -> RuleEntry:
         actions=_optional_int(e, "actions"),
         allowed_actions=_optional_names(e, "allowed_actions"),
         common_per_character=_optional_int(e, "common_per_character"),
+        decks=dict(e["decks"]) if "decks" in e else None,
+        all_unique=e.get("all_unique"),
+        all_mercenaries=e.get("all_mercenaries"),
         magic_per_character=_optional_int(e, "magic_per_character"),
         treasures_per_banknote=_optional_int(e, "treasures_per_banknote"),
         banknotes_per_turn=_optional_int(e, "banknotes_per_turn"),
@@ -1082,6 +1109,8 @@ def from_plain(plain: Mapping[str, Any]) -> Catacombs:
             for e in by_kind.get("relationship", ())
         },
         rules=index("rule", _rule),
+        titles=tuple(Title(e["id"], e["a"], e["b"], e.get("start", "neutral"))
+                     for e in sorted(by_kind.get("relationship", ()), key=lambda e: e["id"])),
         check_index=_check_index(index("check", _check)),
     )
 
