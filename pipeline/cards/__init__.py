@@ -17,6 +17,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import pipeline.cards.rlsettings  # noqa: F401 - before any reportlab import
 from pipeline.cards.components import Components, expand
 from pipeline.cards.fonts import FontError, faces_for, missing_glyphs
 from pipeline.cards.formats import PROJECT_ROOT, Profile, load_labels, load_profile
@@ -99,8 +100,12 @@ def build(model: Model, options: BuildOptions, progress: Progress | None = None,
     layouts = {lang: {fmt: layout(expanded[lang].of_format(fmt), profile.formats[fmt],
                                   profile.sheet, duplex=True)
                       for fmt in expanded[lang].formats()} for lang in langs}
+    from pipeline.cards.faces.text import font_set
     from pipeline.cards.write import PackMeta, write_langs
 
+    # the writers embed the faces' fonts: register them here too, even when every face came
+    # from the cache (then no face was drawn in this process)
+    font_set(tuple(sorted(profile.fonts.items())))
     meta = PackMeta(model.pack.id, dict(model.pack.title), model.pack.source_language, chars)
     folders = write_langs(meta, profile, {lang: expanded[lang] for lang in langs}, layouts,
                           rendered, options, progress)
