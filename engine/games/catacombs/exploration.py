@@ -206,6 +206,8 @@ def lay_out_icons(
             feature["orientation"] = orientation
             if orientation == "horizontal" and where is not None:
                 feature["cells"] = _crevice_line(placed, where, rotation)
+                if not feature["cells"]:
+                    continue  # the hatch stands where the crevice would be
             pool = f"token:crevice-{orientation}"
         else:
             pool = ICON_POOLS.get(icon)
@@ -220,7 +222,8 @@ def lay_out_icons(
 def _crevice_line(placed: Placed, cell: list[int], rotation: int) -> list[list[int]]:
     """Engine assumption: a horizontal crevice runs across the tile through its cell, along
     the row or the column of floor cells that holds fewer of the tile's exits (so it cuts the
-    way through rather than lying along it)."""
+    way through rather than lying along it); where that line still holds an exit, the crevice
+    is its own cell alone; never a hatch's cell (none at all when the hatch stands on it)."""
     c, r = cell
 
     def run(dc: int, dr: int) -> list[list[int]]:
@@ -241,7 +244,16 @@ def _crevice_line(placed: Placed, cell: list[int], rotation: int) -> list[list[i
         )
 
     row, column = run(1, 0), run(0, 1)
-    return min((row, column), key=lambda cells: (exits_in(cells), len(cells)))
+    line = min((row, column), key=lambda cells: (exits_in(cells), len(cells)))
+    # At a crossing both lines run through exits: the crevice fills the crossing alone, so it
+    # never seals an exit (a tile laid beyond one would be out of everyone's reach). Nor does
+    # it swallow a hatch (the entrance in the first tile's centre).
+    cells = line if not exits_in(line) else [[c, r]]
+    hatches = [f.get("cell") for f in placed.features if f["type"] in HATCHES]
+    return [cell for cell in cells if cell not in hatches]
+
+
+HATCHES = ("ceiling-hatch", "floor-hatch")
 
 
 def _add_feature(

@@ -56,8 +56,11 @@ def guided_stats(state: CatacombsState, hero: Hero, check: Check) -> Mapping[str
 
 @rule("table.former-bandit")
 def upkeep(state: CatacombsState, hero: Hero) -> None:
-    """At the start of the employer's turn each mercenary with an upkeep is paid its treasures;
-    one the employer cannot pay leaves, its card going back to the mercenary deck."""
+    """At the start of the employer's turn, from the second round on, each mercenary with an
+    upkeep is paid its treasures; one the employer cannot pay leaves, its card going back to
+    the mercenary deck."""
+    if state.round < 2:
+        return
     for card_id in mercenaries_with(state, hero, "upkeep"):
         cost = state.data.cards[card_id].ability.amount
         if hero.treasures >= cost:

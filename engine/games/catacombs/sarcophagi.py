@@ -24,9 +24,14 @@ def sarcophagus_table(state: CatacombsState):
 
 
 def sarcophagus_here(state: CatacombsState, hero: Hero) -> dict | None:
+    """The first sarcophagus on the hero's tile the hero may check or open (one they sealed
+    themselves is not theirs to open)."""
     for f in state.tile_of(hero.pos).features:
-        if f["type"] == "sarcophagus" and f.get("state", "closed") in ("closed", "sealed"):
-            return f
+        if f["type"] != "sarcophagus" or f.get("state", "closed") not in ("closed", "sealed"):
+            continue
+        if f.get("state") == "sealed" and f.get("sealed_by") == hero.seat:
+            continue
+        return f
     return None
 
 
@@ -38,7 +43,7 @@ def sarcophagus_actions(state: CatacombsState, hero: Hero) -> list[Action]:
     if f is None:
         return []
     if f.get("state", "closed") == "sealed":
-        if f.get("sealed_by") == hero.seat or state.actions_left < cost(_sealed_check(state)):
+        if state.actions_left < cost(_sealed_check(state)):
             return []
         return [Action.of("sarcophagus", how="open-sealed")]
     if state.actions_left < cost(state.data.check("sarcophagus", "study")):
