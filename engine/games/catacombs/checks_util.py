@@ -97,5 +97,5 @@ def poison(state: CatacombsState, hero: Hero, cause: str) -> None:
         hero.antidotes -= 1
         state.log(f"{hero.character} is poisoned ({cause}) and drinks an antidote")
         return
-    state.hurt(hero, 1, f"poison ({cause})")
+    state.hurt(hero, 1, f"poisoned by {cause}", f"poison ({cause})")
 

@@ -265,21 +265,24 @@ def do_lever(state: CatacombsState, hero: Hero, action: Action) -> int:
     effect = _hidden(state, lever).get("effect")
     if action.get("how") == "study":
         hero.studied.append(lever["uid"])
-        state.log(f"{hero.character} studies a lever: {effect}")
+        state.log(f"{hero.character} studies a lever: it works the {effect}")
         study = state.data.check("lever", "study")
         return study.actions if study is not None else 1
     state.tile_of(hero.pos).features.remove(lever)
-    state.log(f"{hero.character} pulls a lever: {effect}")
     if effect == "door":
         door = _nearest_locked_door(state, hero)
+        state.log(f"{hero.character} pulls a lever: "
+                  + ("a locked door opens from afar" if door else "no locked door to open"))
         if door is not None:
             door["open"] = True
             state.touch_layout("passage")
     elif effect in state.data.traps:
+        state.log(f"{hero.character} pulls a lever: every {effect} trap is blocked")
         for tile in state.tiles.values():
             tile.traps = [t for t in tile.traps if t[0] != effect]
         state.touch_layout("tiles")
     elif effect == "hidden-passage":
+        state.log(f"{hero.character} pulls a lever")
         hidden_passage(state, hero, "by a lever")
     return 1
 
