@@ -190,6 +190,20 @@ def test_an_unpaid_former_bandit_leaves_for_the_mercenary_deck() -> None:
     assert hero.spells == [] and state.pools["mercenary"]["hired-bandit"] == before + 1
 
 
+
+def test_the_former_bandit_asks_for_nothing_in_the_first_round() -> None:
+    from engine.games.catacombs.mercenaries import upkeep
+
+    state = arena(DATA, players=1)
+    hero = state.heroes[0]
+    hero.spells, hero.treasures = ["hired-bandit"], 0
+    state.round = 1
+    upkeep(state, hero)
+    assert hero.spells == ["hired-bandit"]
+    state.round = 2
+    upkeep(state, hero)
+    assert hero.spells == []
+
 # ----- table.seal, table.sarcophagus ------------------------------------------------------------
 def _sarcophagus(state) -> dict:
     tile = state.tile_of(state.heroes[0].pos)
@@ -404,3 +418,20 @@ def test_the_locked_stash_pays_only_a_hero_with_a_key_and_waits_for_one() -> Non
     take_revealed_stash(state, hero)
     assert f not in tile.features
     assert hero.treasures == card.reward.treasures and hero.items == ["key"]
+
+
+def test_a_sealer_passes_over_their_own_seal_to_another_sarcophagus_on_the_tile() -> None:
+    from engine.games.catacombs.sarcophagi import sarcophagus_here
+
+    state = arena(DATA, players=1)
+    _together(state)
+    tile = state.tile_of(state.heroes[0].pos)
+    tile.features = [f for f in tile.features if f["type"] != "sarcophagus"]
+    mine = _sarcophagus(state)
+    mine.update(state="sealed", sealed_by=0)
+    assert sarcophagus_here(state, state.heroes[0]) is None
+    other = {"uid": "s2", "type": "sarcophagus", "cell": None, "card": "sarcophagus"}
+    tile.features.append(other)
+    state.refresh()
+    assert sarcophagus_here(state, state.heroes[0]) is other
+    assert [a for a in state.legal_actions() if a.kind == "sarcophagus"]
