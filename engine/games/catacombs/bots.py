@@ -38,6 +38,13 @@ from engine.games.catacombs.turn import flooding
 PATIENCE = 3
 """Turns without getting nearer after which the heuristic bot braves threatened tiles."""
 
+BLOCKED_TURNS = 2 * PATIENCE
+"""Turns without getting nearer after which the bot takes the monsters standing on the table
+for walls (a ghost in a crossing nobody can banish) and looks for a way round them."""
+
+AVOID_ROUNDS = 12
+"""How many rounds the bot keeps going round the monsters it found in its way."""
+
 LOOT_FEATURES = ("cache", "statue", "sarcophagus")
 GOAL_FEATURES = (*LOOT_FEATURES, "artifact", "door", "lever", "stash", "cliff", "floor-hatch",
                  "cliff-foot", "rummaged")
@@ -57,6 +64,13 @@ class HeuristicBot:
         keeping out of the monsters' way (a person would not wait for ever)."""
         self._turn_round = -1
         self._turn_dist: int | None = None
+        self.avoid: frozenset[Pos] = frozenset()
+        """Cells of monsters that stood in the way for BLOCKED_TURNS turns, avoided until
+        `avoid_until` (the round)."""
+        self.avoid_until = -1
+        self.spent: frozenset[Pos] = frozenset()
+        """Goals the hero stood on for BLOCKED_TURNS turns with nothing to do there (a cliff
+        it cannot climb down, an edge it cannot explore): no goals until `avoid_until`."""
 
     def choose(self, state: CatacombsState) -> Action:
         actions = state.legal_actions()
@@ -67,6 +81,9 @@ class HeuristicBot:
         hero = state.heroes[state.current_player]
         dist = self._goal_distances(state, hero)
         self._count_stuck_turns(state, hero, dist)
+        if self._route_around(state, hero, dist):
+            dist = self._goal_distances(state, hero)
+            self._turn_dist = dist.get(hero.pos)
         threats = threats_by_slot(state) if self.stuck_turns < PATIENCE else {}
         score = self._score
         scored = [(score(state, hero, a, dist, threats), i) for i, a in enumerate(actions)]
@@ -84,8 +101,33 @@ class HeuristicBot:
         self.stuck_turns = self.stuck_turns + 1 if stuck else 0
         self._turn_round, self._turn_dist = state.round, here
 
+    def _route_around(self, state: CatacombsState, hero: Hero, dist: dict[Pos, int]) -> bool:
+        """After BLOCKED_TURNS turns no nearer, for AVOID_ROUNDS rounds avoid the cells the
+        monsters stand on now and drop the goal the hero stands on (a person would go another
+        way or try something else); true when it starts doing so."""
+        if self.stuck_turns < BLOCKED_TURNS or state.round < self.avoid_until:
+            return False
+        cells = frozenset(p.pos for p in state.pieces if p.on_map and p.pos != hero.pos)
+        spent = frozenset((hero.pos,)) if dist.get(hero.pos) == 0 else frozenset()
+        if not cells and not spent:
+            return False
+        self.avoid, self.spent = cells, spent
+        self.avoid_until, self.stuck_turns = state.round + AVOID_ROUNDS, 0
+        return True
+
     def _goal_distances(self, state: CatacombsState, hero: Hero) -> dict[Pos, int]:
-        key = goal_signature(state, hero)
+        now = state.round < self.avoid_until
+        avoid, spent = (self.avoid, self.spent) if now else (frozenset(), frozenset())
+        dist = self._distances_avoiding(state, hero, avoid, spent)
+        if (avoid or spent) and hero.pos not in dist:  # no way round: back to the old way
+            self.avoid, self.spent, self.avoid_until = frozenset(), frozenset(), -1
+            dist = self._distances_avoiding(state, hero, frozenset(), frozenset())
+        return dist
+
+    def _distances_avoiding(
+        self, state: CatacombsState, hero: Hero, avoid: frozenset[Pos], spent: frozenset[Pos]
+    ) -> dict[Pos, int]:
+        key = (goal_signature(state, hero), avoid, spent)
         margin = state.stat(hero, "speed") + 3
         found = self._distances.get(key)
         if found is not None:
@@ -96,7 +138,7 @@ class HeuristicBot:
                 return dist
         if len(self._distances) > 64:
             self._distances.clear()
-        dist, cutoff, level = _goal_distances(state, hero, margin)
+        dist, cutoff, level = _goal_distances(state, hero, margin, avoid, spent)
         self._distances[key] = (dist, cutoff, level)
         self.level = level
         return dist
@@ -527,32 +569,43 @@ def _hops(tile, tx: int, ty: int, cells: set[tuple[int, int]]) -> list[tuple[Pos
 
 
 def _goal_distances(
-    state: CatacombsState, hero: Hero, margin: int | None = None
+    state: CatacombsState,
+    hero: Hero,
+    margin: int | None = None,
+    avoid: frozenset[Pos] = frozenset(),
+    spent: frozenset[Pos] = frozenset(),
 ) -> tuple[dict[Pos, int], int | None, int]:
-    """The distances of the first level (CAREFUL, BOLD, ANYTHING) whose goals the hero can
-    reach; the last level's when none can."""
+    """The distances of the first level (CAREFUL, BOLD, ANYTHING) whose goals (but those in
+    `spent`) the hero can reach, never through the cells in `avoid`; the last level's when
+    none can."""
     for level in (CAREFUL, BOLD, ANYTHING):
-        dist, cutoff = _level_distances(state, hero, level, margin)
+        dist, cutoff = _level_distances(state, hero, level, margin, avoid, spent)
         if hero.pos in dist:
             break
     return dist, cutoff, level
 
 
 def _level_distances(
-    state: CatacombsState, hero: Hero, level: int, margin: int | None
+    state: CatacombsState,
+    hero: Hero,
+    level: int,
+    margin: int | None,
+    avoid: frozenset[Pos] = frozenset(),
+    spent: frozenset[Pos] = frozenset(),
 ) -> tuple[dict[Pos, int], int | None]:
     """Doors count as passable here (the bot walks up to them and opens them, or batters a
     locked one). With a margin the search stops once every cell within `margin` of the hero's
     own distance is settled; returns the map and that cutoff."""
     graph = steps_graph(state)
     stuck, hops = _stuck_cells(state, hero, level)
+    stuck |= avoid
     back: dict[Pos, list[Pos]] = {}
     for a, b in _links(state) + hops:
         back.setdefault(b, []).append(a)
     dist: dict[Pos, int] = {}
     queue: deque[Pos] = deque()
     for g in _goals(state, hero, level):
-        if g not in dist and g not in stuck:
+        if g not in dist and g not in stuck and g not in spent:
             dist[g] = 0
             queue.append(g)
     popleft, append, empty = queue.popleft, queue.append, ()
