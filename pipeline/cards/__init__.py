@@ -23,7 +23,7 @@ from pipeline.cards.fonts import FontError, faces_for, missing_glyphs
 from pipeline.cards.formats import PROJECT_ROOT, Profile, load_labels, load_profile
 from pipeline.cards.layout import layout
 from pipeline.cards.progress import Progress
-from pipeline.cards.prune import KEEP_DAYS, Pruned, prune
+from pipeline.cards.prune import KEEP_DAYS, Pruned, mark_used, prune
 from pipeline.cards.render import Workers
 from pipeline.diagnostics import Diagnostic, RelicError, Span, error, relative
 from pipeline.model import Model
@@ -45,6 +45,7 @@ class BuildOptions:
     workers: int = 1
     batch_size: int = 40  # faces per drawing job (outputs do not depend on it)
     keep_cache_days: float = KEEP_DAYS  # cache files no build used for longer are removed
+    pdf: bool = True  # False: no sheets or shop files, only PNGs and the manifest (live preview)
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,9 @@ def build(model: Model, options: BuildOptions, progress: Progress | None = None,
     caller started early (`Workers(options.workers)`), else they start when needed."""
     started, began = time.perf_counter(), time.time() - 1  # 1 s: file times are coarse
     progress = progress or Progress(quiet=True)
+    from pipeline.cards.faces.spec import remember_checked_layouts
+
+    remember_checked_layouts(options.cache_dir)
     profile = load_profile(model.pack, options.paper)
     langs = _languages(model, options)
     # every language is expanded (cheap): the charset spans them all, so `--lang ru` gives the
@@ -90,6 +94,9 @@ def build(model: Model, options: BuildOptions, progress: Progress | None = None,
     expanded = {lang: expand(model, profile, lang, options.proof, load_labels(model.pack, lang))
                 for lang in model.pack.languages}
     layout_text = _layout_text(model, profile)
+    from pipeline.cards.faces.spec import ENTRIES
+
+    mark_used(*(e for e in ENTRIES if e.is_file() and options.cache_dir in e.parents))
     chars = charset(layout_text, *expanded.values())
     for lang in langs:
         check_fonts(model, profile, expanded[lang], layout_text)
@@ -99,7 +106,8 @@ def build(model: Model, options: BuildOptions, progress: Progress | None = None,
     writing = time.perf_counter()
     layouts = {lang: {fmt: layout(expanded[lang].of_format(fmt), profile.formats[fmt],
                                   profile.sheet, duplex=True)
-                      for fmt in expanded[lang].formats()} for lang in langs}
+                      for fmt in (expanded[lang].formats() if options.pdf else ())}
+               for lang in langs}
     from pipeline.cards.faces.text import font_set
     from pipeline.cards.write import PackMeta, write_langs
 
@@ -211,7 +219,7 @@ def check_fonts(model: Model, profile: Profile, components: Components,
         raise RelicError([error("missing-font", str(exc), model.pack.manifest.span(("print",)),
                                 hint="install the font or set print.fonts in pack.yaml")]) from exc
     problems: list[Diagnostic] = []
-    every = {ch for face in components.faces.values() for ch in face.context}
+    every = set("".join(face.context for face in components.faces.values()))
     every |= set(layout_text)
     for font in fonts:
         missing = set(missing_glyphs(font, every))
@@ -239,8 +247,7 @@ def charset(layout_text: str, *expanded: Components) -> str:
     """Every character any face can print: the faces' data and the layouts' own text."""
     chars = {chr(c) for c in range(0x20, 0x7F)}
     for components in expanded:
-        for face in components.faces.values():
-            chars.update(face.context)
+        chars.update("".join(face.context for face in components.faces.values()))
     chars.update(layout_text)
     chars |= {c for ch in chars for c in ch.upper() + ch.lower()}  # `upper: true`
     chars |= set("\u2212\u2013\u2014\u00d7\u00b7")  # signs the renderer sets itself

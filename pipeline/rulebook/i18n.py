@@ -15,6 +15,10 @@ LABELS: dict[str, dict[str, str]] = {
     "ru": {
         "contents": "Содержание",
         "see": "см. с.",
+        "see_below": "см. ниже",
+        "see_above": "см. выше",
+        "below": "ниже",
+        "above": "выше",
         "page": "с.",
         "glossary": "Словарь терминов",
         "index": "Указатель",
@@ -54,6 +58,10 @@ LABELS: dict[str, dict[str, str]] = {
     "en": {
         "contents": "Contents",
         "see": "see p.",
+        "see_below": "see below",
+        "see_above": "see above",
+        "below": "below",
+        "above": "above",
         "page": "p.",
         "glossary": "Glossary",
         "index": "Index",
@@ -135,6 +143,30 @@ WORDS: dict[str, dict[str, str]] = {
     "accessory": {"ru": "аксессуар", "en": "accessory"},
     "search": {"ru": "исследование", "en": "search"},
 }
+
+
+def pack_words(model: Any) -> Mapping[str, Mapping[str, str]]:
+    """The pack's own captions (`content/<pack>/print/labels.yaml`), which also name the pack's
+    data values, table columns (`field-<path>`) and component groups (`group-<kind>`) in the
+    book; empty when the pack has none."""
+    path = Path(model.pack.root) / "print" / "labels.yaml"
+    if not path.is_file():
+        return {}
+    found = _PACK_WORDS.get(path)
+    if found is None:
+        found = _PACK_WORDS[path] = dict(load_yaml(path).data.get("labels") or {})
+    return found
+
+
+_PACK_WORDS: dict[Path, dict[str, Mapping[str, str]]] = {}
+
+
+def pack_word(model: Any, key: str, lang: str) -> str | None:
+    """A pack caption in `lang` (or the source language), if the pack has one for `key`."""
+    text = pack_words(model).get(key)
+    if not isinstance(text, Mapping):
+        return None
+    return text.get(lang) or text.get(model.pack.source_language)
 
 
 def label(key: str, lang: str) -> str:
