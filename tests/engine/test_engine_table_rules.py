@@ -435,3 +435,18 @@ def test_a_sealer_passes_over_their_own_seal_to_another_sarcophagus_on_the_tile(
     state.refresh()
     assert sarcophagus_here(state, state.heroes[0]) is other
     assert [a for a in state.legal_actions() if a.kind == "sarcophagus"]
+
+
+def test_a_hero_standing_where_the_artifact_falls_picks_it_up_for_an_action() -> None:
+    state = arena(DATA, players=2)
+    _together(state)
+    carrier, other = state.heroes
+    carrier.artifact, state.artifact_taken = True, True
+    state.hurt(carrier, carrier.hp, "a test", "a test")
+    state.seat, state.actions_left = other.seat, 2
+    state.refresh()
+    assert not carrier.alive and not other.artifact
+    assert Action.of("pick-up") in state.legal_actions()
+    state.apply(Action.of("pick-up"))
+    assert other.artifact and state.actions_left == 1
+    assert Action.of("pick-up") not in state.legal_actions()

@@ -210,6 +210,7 @@ class HeuristicBot:
 
 FIXED_SCORES: dict[str, float] = {
     "leave": 1000,
+    "pick-up": 90,
     "banish": 80,
     "weaken": 80,
     "search": 70,

@@ -44,6 +44,7 @@ ACTION_ORDER = (
     "crevices.bridge_actions",
     "crevices.dive_actions",
     "ending.leave_actions",
+    "ending.pick_up_actions",
     "exploration.explore_actions",
     "inventory.inventory_actions",
     "labyrinths.labyrinth_actions",
