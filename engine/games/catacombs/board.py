@@ -449,11 +449,32 @@ def adjacent_tile(a: Pos, b: Pos) -> bool:
     return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
 
 
+@rule("table.within-sight")
+def in_sight(state: CatacombsState, a: Pos, b: Pos) -> bool:
+    """"Within sight": on the same tile, or on tiles side by side that an open passage joins
+    (exit cells meeting across the shared edge, with no closed door on either cell)."""
+    if a[:2] == b[:2]:
+        return True
+    if not adjacent_tile(a, b):
+        return False
+    there = (b[0], b[1])
+    graph = steps_graph(state)
+    for c, r in state.tile_of(a).border_cells():
+        pos = (a[0], a[1], c, r)
+        for nxt, side in graph.get(pos, ()):
+            if side is None or nxt[:2] != there:
+                continue
+            if closed_door(state, pos) is None and closed_door(state, nxt) is None:
+                return True
+    return False
+
+
 # ----- arrival -----------------------------------------------------------------------------------
 def arrive(state: CatacombsState, hero: Hero) -> None:
     """Effects of ending a move on a cell, in this order: the first step on a tile wakes it
     (`exploration.enter_tile`), an open trap takes effect (`traps.stop_on_trap`), the artifact
-    and a dead hero's belongings are picked up (`ending`)."""
+    and a dead hero's belongings are picked up (`ending`), a stash card left face up is taken
+    by a hero who may (`search.take_revealed_stash`)."""
     pos = hero.pos
     assert pos is not None
     tile = state.tile_of(pos)
@@ -464,3 +485,4 @@ def arrive(state: CatacombsState, hero: Hero) -> None:
     if hero.active:
         registry.ARRIVALS["artifact"](state, hero)
         registry.ARRIVALS["belongings"](state, hero)
+        registry.ARRIVALS["stash"](state, hero)

@@ -16,13 +16,39 @@ from engine.games.catacombs.board import (
     steps_graph,
 )
 from engine.games.catacombs.checks_util import may_try
-from engine.games.catacombs.crevices import crevice_feature, jump_length, jump_needed
-from engine.games.catacombs.labyrinths import ceiling_for, floor_for, tiles_left
+from engine.games.catacombs.crevices import (
+    STEPS4,
+    crevice_feature,
+    jump_length,
+    jump_needed,
+    landings,
+)
+from engine.games.catacombs.labyrinths import (
+    CLIFF_FOOT,
+    ceiling_for,
+    floor_for,
+    landing,
+    tiles_left,
+)
+from engine.games.catacombs.search import RUMMAGED, may_take
 from engine.games.catacombs.state import CatacombsState, Hero
 from engine.games.catacombs.steps import Decide, RewardChoice, RotateTile, Shop, TeamChoice
 from engine.games.catacombs.turn import flooding
 
+PATIENCE = 3
+"""Turns without getting nearer after which the heuristic bot braves threatened tiles."""
+
+BLOCKED_TURNS = 2 * PATIENCE
+"""Turns without getting nearer after which the bot takes the monsters standing on the table
+for walls (a ghost in a crossing nobody can banish) and looks for a way round them."""
+
+AVOID_ROUNDS = 12
+"""How many rounds the bot keeps going round the monsters it found in its way."""
+
 LOOT_FEATURES = ("cache", "statue", "sarcophagus")
+GOAL_FEATURES = (*LOOT_FEATURES, "artifact", "door", "lever", "stash", "cliff", "floor-hatch",
+                 "cliff-foot", "rummaged")
+"""Features whose presence or state the bot's goals depend on."""
 
 
 class HeuristicBot:
@@ -30,7 +56,21 @@ class HeuristicBot:
 
     def __init__(self, seed: int):
         self.rng = Rng(seed)
-        self._distances: dict[tuple, dict[Pos, int]] = {}
+        self._distances: dict[tuple, tuple] = {}
+        self.level = CAREFUL
+        """The level of the goals the last choice was made for (CAREFUL, BOLD, ANYTHING)."""
+        self.stuck_turns = 0
+        """Turns in a row begun no nearer the goal: after PATIENCE of them the bot stops
+        keeping out of the monsters' way (a person would not wait for ever)."""
+        self._turn_round = -1
+        self._turn_dist: int | None = None
+        self.avoid: frozenset[Pos] = frozenset()
+        """Cells of monsters that stood in the way for BLOCKED_TURNS turns, avoided until
+        `avoid_until` (the round)."""
+        self.avoid_until = -1
+        self.spent: frozenset[Pos] = frozenset()
+        """Goals the hero stood on for BLOCKED_TURNS turns with nothing to do there (a cliff
+        it cannot climb down, an edge it cannot explore): no goals until `avoid_until`."""
 
     def choose(self, state: CatacombsState) -> Action:
         actions = state.legal_actions()
@@ -40,26 +80,67 @@ class HeuristicBot:
             return self._decide(state, actions)
         hero = state.heroes[state.current_player]
         dist = self._goal_distances(state, hero)
-        threats = threats_by_slot(state)
+        self._count_stuck_turns(state, hero, dist)
+        if self._route_around(state, hero, dist):
+            dist = self._goal_distances(state, hero)
+            self._turn_dist = dist.get(hero.pos)
+        threats = threats_by_slot(state) if self.stuck_turns < PATIENCE else {}
         score = self._score
         scored = [(score(state, hero, a, dist, threats), i) for i, a in enumerate(actions)]
         best = max(s for s, _ in scored)
         top = [i for s, i in scored if s == best]
         return actions[top[self.rng.below(len(top))]]
 
+    def _count_stuck_turns(self, state: CatacombsState, hero: Hero, dist: dict[Pos, int]) -> None:
+        """At the start of each turn: turns in a row that began no nearer the goal."""
+        if state.round == self._turn_round:
+            return
+        here = dist.get(hero.pos)
+        before = self._turn_dist
+        stuck = here is not None and before is not None and here >= before
+        self.stuck_turns = self.stuck_turns + 1 if stuck else 0
+        self._turn_round, self._turn_dist = state.round, here
+
+    def _route_around(self, state: CatacombsState, hero: Hero, dist: dict[Pos, int]) -> bool:
+        """After BLOCKED_TURNS turns no nearer, for AVOID_ROUNDS rounds avoid the cells the
+        monsters stand on now and drop the goal the hero stands on (a person would go another
+        way or try something else); true when it starts doing so."""
+        if self.stuck_turns < BLOCKED_TURNS or state.round < self.avoid_until:
+            return False
+        cells = frozenset(p.pos for p in state.pieces if p.on_map and p.pos != hero.pos)
+        spent = frozenset((hero.pos,)) if dist.get(hero.pos) == 0 else frozenset()
+        if not cells and not spent:
+            return False
+        self.avoid, self.spent = cells, spent
+        self.avoid_until, self.stuck_turns = state.round + AVOID_ROUNDS, 0
+        return True
+
     def _goal_distances(self, state: CatacombsState, hero: Hero) -> dict[Pos, int]:
-        key = goal_signature(state, hero)
+        now = state.round < self.avoid_until
+        avoid, spent = (self.avoid, self.spent) if now else (frozenset(), frozenset())
+        dist = self._distances_avoiding(state, hero, avoid, spent)
+        if (avoid or spent) and hero.pos not in dist:  # no way round: back to the old way
+            self.avoid, self.spent, self.avoid_until = frozenset(), frozenset(), -1
+            dist = self._distances_avoiding(state, hero, frozenset(), frozenset())
+        return dist
+
+    def _distances_avoiding(
+        self, state: CatacombsState, hero: Hero, avoid: frozenset[Pos], spent: frozenset[Pos]
+    ) -> dict[Pos, int]:
+        key = (goal_signature(state, hero), avoid, spent)
         margin = state.stat(hero, "speed") + 3
         found = self._distances.get(key)
         if found is not None:
-            dist, cutoff = found
+            dist, cutoff, level = found
             here = dist.get(hero.pos)
             if cutoff is None or (here is not None and here + margin <= cutoff):
+                self.level = level
                 return dist
         if len(self._distances) > 64:
             self._distances.clear()
-        dist, cutoff = _goal_distances(state, hero, margin)
-        self._distances[key] = (dist, cutoff)
+        dist, cutoff, level = _goal_distances(state, hero, margin, avoid, spent)
+        self._distances[key] = (dist, cutoff, level)
+        self.level = level
         return dist
 
     # ----- decisions ------------------------------------------------------------------------
@@ -86,10 +167,10 @@ class HeuristicBot:
         if fixed is not None:
             return fixed
         if kind in STEPS:
-            return _step_score(state, hero, a, dist, threats)
+            return _step_score(state, hero, a, dist, threats, self.stuck_turns < PATIENCE)
         danger = threats.get(hero.pos[:2], 0)
         if kind == "pass":
-            return 1 if dist.get(hero.pos) is None else -5
+            return 1 if dist.get(hero.pos) is None else -2
         if kind == "attack":
             return 60 if hero.hp > danger else 20
         if kind == "bargain":
@@ -99,7 +180,9 @@ class HeuristicBot:
         if kind == "sarcophagus":
             return 40 if hero.hp > 3 else -10
         if kind == "door":
-            return {"study": 45, "open": 35, "force": 38}[a.get("how")]
+            return _door_score(state, hero, a, dist, self.level)
+        if kind == "rummage":
+            return 38 if needs_junk(state, hero) else -2
         if kind == "shelter":
             return (
                 30
@@ -117,7 +200,9 @@ class HeuristicBot:
         if kind == "descend":
             return _descend_score(state, hero, a, dist)
         if kind in ("explore", "far-explore"):
-            return 50 if not hero.artifact else -1
+            if hero.artifact:
+                return -1
+            return 50 if hero.hp > worst_of(state, "event") else 5
         if kind == "build-bridge":
             return _bridge_score(state, hero, a)
         return 0
@@ -125,6 +210,7 @@ class HeuristicBot:
 
 FIXED_SCORES: dict[str, float] = {
     "leave": 1000,
+    "pick-up": 90,
     "banish": 80,
     "weaken": 80,
     "search": 70,
@@ -135,6 +221,7 @@ FIXED_SCORES: dict[str, float] = {
     "lock": -30,
     "force-out": -30,
     "push": -30,
+    "fight": -30,
     "intrigue": -30,
     "pack": -30,
     "wear": -30,
@@ -147,7 +234,12 @@ STEPS = frozenset(("jump", "swim", "jump-trap", "move", "dive", "climb", "cross-
 
 
 def _step_score(
-    state: CatacombsState, hero: Hero, a: Action, dist: dict[Pos, int], threats: dict
+    state: CatacombsState,
+    hero: Hero,
+    a: Action,
+    dist: dict[Pos, int],
+    threats: dict,
+    patient: bool = True,
 ) -> float:
     target = parse_pos(a.get("to"))
     if a.kind == "climb" and flooding(state, hero):
@@ -156,16 +248,40 @@ def _step_score(
         return -50
     base = 0.0
     if a.get("explore") is not None and not hero.artifact:
-        base += 52
+        base += 52 if hero.hp > worst_of(state, "event") else 7
     base += (dist.get(hero.pos, 99) - dist.get(target, 99)) * 3
     if threats.get(target[:2], 0) >= hero.hp:
         base -= 100
+    if patient and _deadly_unknown(state, hero, target[:2]):
+        base -= 20  # let someone sturdier go first, for a few turns (PATIENCE)
     return base
+
+
+def _door_score(
+    state: CatacombsState, hero: Hero, a: Action, dist: dict[Pos, int], level: int
+) -> float:
+    """Study first; do not open (or force) a door the hero knows hides a trap or a monster
+    unless no other way is left; batter a locked door only when it stands in the way."""
+    how = a.get("how")
+    if how == "study":
+        return 45
+    door, cell = next(
+        (f, (tx, ty, f["cell"][0], f["cell"][1]))
+        for tx, ty, tile in laid(state.tiles)
+        for f in tile.features
+        if f.get("uid") == a.get("door")
+    )
+    if door["uid"] in hero.studied and _hides_harm(state, door):
+        ahead = dist.get(cell, 99) < dist.get(hero.pos, 99)
+        return 12 if level > CAREFUL and ahead else -15
+    if how == "batter":
+        return 30 if dist.get(cell, 99) < dist.get(hero.pos, 99) else -3
+    return {"open": 35, "force": 38}[how]
 
 
 def _descend_score(state: CatacombsState, hero: Hero, a: Action, dist: dict[Pos, int]) -> float:
     via = next(f for f in state.tile_of(hero.pos).features if f["uid"] == a.get("via"))
-    below = ceiling_for(state, via.get("mark")) if via.get("mark") else None
+    below = landing(state, hero.pos[:2], via)
     if below is not None:
         return (dist.get(hero.pos, 99) - dist.get(below, 99)) * 3
     return 49 if dist.get(hero.pos, 99) == 0 and not hero.artifact else -5
@@ -202,7 +318,9 @@ def _shop_pick(state: CatacombsState, head: Shop, actions: list[Action]) -> Acti
             return (0, 0)
         card = state.data.cards.get(a.get("item"))
         if card is not None:
-            return (card.damage * 3, -card.price)
+            if card.ability is not None and card.ability.effect == "upkeep":
+                return (0, 0)  # no treasure yet to pay it with
+            return (card.damage * 3 + (6 if card.ability else 0), -card.price)
         item = state.data.items[a.get("item")]
         useful = item.melee * 3 + item.ranged * 2 + 4 * item.far_seeing + sum(item.stats.values())
         useful += 2 if item.cures else 0
@@ -250,7 +368,7 @@ def goal_signature(state: CatacombsState, hero: Hero) -> tuple:
     live = []
     for key, _, _ in layout:
         for f in state.tiles[key].features:
-            if f["type"] in LOOT_FEATURES or f["type"] in ("artifact", "door"):
+            if f["type"] in GOAL_FEATURES:
                 live.append(
                     (
                         key,
@@ -259,16 +377,23 @@ def goal_signature(state: CatacombsState, hero: Hero) -> tuple:
                         f.get("moved"),
                         f.get("known_locked"),
                         f.get("open"),
+                        f.get("sealed_by"),
+                        f.get("revealed"),
+                        f.get("bridge"),
                     )
                 )
     return (
         layout,
         tuple(live),
         hero.artifact,
-        hero.hp > 3,
+        min(hero.hp, 10),
+        hero.junk > 0,
         tuple(state.hatch),
         tiles_left(state, hero),
         tuple(hero.studied),
+        tuple(sorted(hero.items)),
+        bool(state.pools.get("token:junk", {}).get("junk")),
+        sum(1 for t in state.tiles.values() if t.visited),
     )
 
 
@@ -277,7 +402,21 @@ def goal_distances(state: CatacombsState, hero: Hero) -> dict[Pos, int]:
     return state.memo(("goals", hero.seat), lambda: _goal_distances(state, hero)[0])
 
 
-def _goals(state: CatacombsState, hero: Hero) -> list[Pos]:
+CAREFUL, BOLD, ANYTHING = 0, 1, 2
+"""How far the bot looks for a way on: the goals by safe ways only (around tiles that may
+hold a deadly trap, doors it knows hide one, locked doors it cannot force), then by any way,
+then with every other kind of progress as a goal too (descents, levers, junk for a bridge).
+The first level that reaches the hero is the one it plays; it passes only when none does."""
+
+
+def _goals(state: CatacombsState, hero: Hero, level: int) -> list[Pos]:
+    goals = _main_goals(state, hero)
+    if level < ANYTHING:
+        return goals
+    return goals + _fallback_goals(state, hero) or [tuple(state.hatch)]
+
+
+def _main_goals(state: CatacombsState, hero: Hero) -> list[Pos]:
     if hero.artifact:
         return [tuple(state.hatch)]
     goals: list[Pos] = []
@@ -285,25 +424,55 @@ def _goals(state: CatacombsState, hero: Hero) -> list[Pos]:
         for f in tile.features:
             if f["type"] == "artifact" and f.get("cell"):
                 return [(tx, ty, f["cell"][0], f["cell"][1])]
-    descents: list[Pos] = []
     for tx, ty, tile in laid(state.tiles):
         for f in tile.features:
             if _worth_visiting(state, hero, f):
                 goals.append((tx, ty, *tile.center()))
-            elif f["type"] in ("cliff", "floor-hatch") and f.get("cell"):
-                descents.append((tx, ty, f["cell"][0], f["cell"][1]))
-
     if tiles_left(state, hero):
         goals += list(frontier(state))
-    if tiles_left(state, hero) and not _reachable_goal(state, hero, goals):
-        goals += descents
-    return goals or [tuple(state.hatch)]
+    return goals
 
 
-def _reachable_goal(state: CatacombsState, hero: Hero, goals: list[Pos]) -> bool:
-    """Some goal lies in the hero's own labyrinth."""
-    mine = state.tile_of(hero.pos).labyrinth
-    return any(state.tile_of(g).labyrinth == mine for g in goals)
+def _fallback_goals(state: CatacombsState, hero: Hero) -> list[Pos]:
+    """Progress of every other kind: a descent that leads somewhere, a lever, and (with no
+    junk in hand and a crevice in the way) a tile to rummage through."""
+    out: list[Pos] = []
+    wants_junk = hero.junk == 0 and _unsure_crevices(state, hero)
+    for tx, ty, tile in laid(state.tiles):
+        for f in tile.features:
+            cell = f.get("cell")
+            if f["type"] in ("cliff", "floor-hatch") and cell:
+                if tiles_left(state, hero) or landing(state, (tx, ty), f) is not None:
+                    out.append((tx, ty, cell[0], cell[1]))
+            elif f["type"] == "lever" and f.get("card"):
+                out.append((tx, ty, *tile.center()))
+        if wants_junk and tile.visited and _rummageable(state, tile):
+            out.append((tx, ty, *tile.center()))
+    return out
+
+
+def _rummageable(state: CatacombsState, tile) -> bool:
+    return bool(state.pools.get("token:junk", {}).get("junk")) and not any(
+        f["type"] in ("cache", "looted", RUMMAGED) for f in tile.features
+    )
+
+
+def _unsure_crevices(state: CatacombsState, hero: Hero) -> bool:
+    """Some horizontal crevice on the table the hero cannot surely get over."""
+    jump = state.data.check("crevice-horizontal", "jump")
+    reach = jump_length(state, hero, jump) if jump is not None else 0
+    for _, _, tile in laid(state.tiles):
+        for f in tile.features:
+            if f["type"] == "crevice" and f.get("orientation") == "horizontal":
+                sure = jump is not None and reach >= jump_needed(jump, f)
+                if not (sure or f.get("depth") == "water" or f.get("bridge", 0) > 1):
+                    return True
+    return False
+
+
+def needs_junk(state: CatacombsState, hero: Hero) -> bool:
+    """A junk token would help: none held and a crevice the hero cannot surely cross."""
+    return hero.junk == 0 and _unsure_crevices(state, hero)
 
 
 def _links(state: CatacombsState) -> list[tuple[Pos, Pos]]:
@@ -312,9 +481,15 @@ def _links(state: CatacombsState) -> list[tuple[Pos, Pos]]:
     for tx, ty, tile in laid(state.tiles):
         for f in tile.features:
             mark, cell = f.get("mark"), f.get("cell")
-            if not mark or not cell:
+            if not cell:
                 continue
             here = (tx, ty, cell[0], cell[1])
+            if f["type"] == CLIFF_FOOT:
+                out.append((here, parse_pos(f["to"])))
+            elif f["type"] == "cliff" and landing(state, (tx, ty), f) is not None:
+                out.append((here, landing(state, (tx, ty), f)))
+            if not mark:
+                continue
             if f["type"] == "ceiling-hatch" and floor_for(state, mark) is not None:
                 out.append((here, floor_for(state, mark)))
             if f["type"] == "floor-hatch" and ceiling_for(state, mark) is not None:
@@ -328,7 +503,11 @@ def _worth_visiting(state: CatacombsState, hero: Hero, f: dict) -> bool:
     if kind == "cache":
         return True
     if kind == "sarcophagus":
-        return f.get("state", "closed") in ("closed", "sealed") and hero.hp > 3
+        mine = f.get("sealed_by") == hero.seat
+        return f.get("state", "closed") in ("closed", "sealed") and hero.hp > 3 and not mine
+    if kind == "stash":
+        card = state.data.cards.get(f.get("card", ""))
+        return bool(f.get("revealed")) and card is not None and may_take(state, hero, card)
     if kind == "statue":
         if f.get("moved"):
             return False
@@ -338,24 +517,34 @@ def _worth_visiting(state: CatacombsState, hero: Hero, f: dict) -> bool:
     return False
 
 
-def _stuck_cells(state: CatacombsState, hero: Hero) -> tuple[set[Pos], list[tuple[Pos, Pos]]]:
-    """Cells this hero cannot walk onto (locked doors it cannot force, crevices, jump-only
-    traps) and the jumps or swims over them it can surely make: (from, to) pairs."""
+def _stuck_cells(
+    state: CatacombsState, hero: Hero, level: int
+) -> tuple[set[Pos], list[tuple[Pos, Pos]]]:
+    """Cells this hero does not plan to walk onto (crevices, jump-only traps; when careful
+    also locked doors it cannot force, doors it knows hide a trap or a monster, and tiles whose
+    face-down trap card could kill it) and the jumps or swims over them it can surely make:
+    (from, to) pairs. Bold, with junk in hand, it plans to bridge any crevice."""
     force = may_try(state, hero, state.data.check("locked-door", "force"))
     jump = state.data.check("crevice-horizontal", "jump")
     speed = state.stat(hero, "speed")
     reach = jump_length(state, hero, jump) if jump is not None else 0
+    careful = level == CAREFUL
     out: set[Pos] = set()
     hops: list[tuple[Pos, Pos]] = []
     for tx, ty, tile in laid(state.tiles):
+        if careful and _deadly_unknown(state, hero, (tx, ty)):
+            out |= {(tx, ty, c, r) for c, r in tile.floor_cells()}
         for f in tile.features:
-            if f["type"] == "door" and f.get("known_locked") and not f.get("open") and not force:
-                out.add((tx, ty, f["cell"][0], f["cell"][1]))
+            if f["type"] == "door" and not f.get("open") and careful:
+                locked = f.get("known_locked") and not force
+                if locked or (f.get("uid") in hero.studied and _hides_harm(state, f)):
+                    out.add((tx, ty, f["cell"][0], f["cell"][1]))
             if f["type"] == "crevice" and f.get("orientation") == "horizontal":
                 cells = {(c, r) for c, r in f.get("cells", [])}
-                out |= {(tx, ty, c, r) for c, r in cells}
                 sure = jump is not None and reach >= jump_needed(jump, f)
-                if sure or f.get("depth") == "water" or f.get("bridge", 0) > 1:
+                bridge = not careful and hero.junk > 0  # bold: a bridge to build
+                out |= {(tx, ty, c, r) for c, r in cells}
+                if sure or bridge or f.get("depth") == "water" or f.get("bridge", 0) > 1:
                     hops += _hops(tile, tx, ty, cells)
         for trap_id, c, r in tile.traps:
             trap = state.data.traps.get(trap_id)
@@ -367,31 +556,57 @@ def _stuck_cells(state: CatacombsState, hero: Hero) -> tuple[set[Pos], list[tupl
 
 
 def _hops(tile, tx: int, ty: int, cells: set[tuple[int, int]]) -> list[tuple[Pos, Pos]]:
-    """Straight hops over single cells of `cells`, from floor to floor."""
+    """Hops over a cell of `cells`, from floor to floor, as `crevices.landings` allows."""
+    listed = [list(cell) for cell in cells]
     out = []
     for c, r in cells:
-        for dc, dr in ((1, 0), (0, 1)):
-            a, b = (c - dc, r - dr), (c + dc, r + dr)
-            if tile.floor(*a) and tile.floor(*b) and a not in cells and b not in cells:
-                out += [((tx, ty, *a), (tx, ty, *b)), ((tx, ty, *b), (tx, ty, *a))]
-    return out
+        for dc, dr in STEPS4:
+            start = (c + dc, r + dr)
+            if start in cells or not tile.floor(*start):
+                continue
+            for land in landings(tile, listed, *start):
+                out.append(((tx, ty, *start), (tx, ty, *land)))
+    return sorted(set(out))
 
 
 def _goal_distances(
-    state: CatacombsState, hero: Hero, margin: int | None = None
+    state: CatacombsState,
+    hero: Hero,
+    margin: int | None = None,
+    avoid: frozenset[Pos] = frozenset(),
+    spent: frozenset[Pos] = frozenset(),
+) -> tuple[dict[Pos, int], int | None, int]:
+    """The distances of the first level (CAREFUL, BOLD, ANYTHING) whose goals (but those in
+    `spent`) the hero can reach, never through the cells in `avoid`; the last level's when
+    none can."""
+    for level in (CAREFUL, BOLD, ANYTHING):
+        dist, cutoff = _level_distances(state, hero, level, margin, avoid, spent)
+        if hero.pos in dist:
+            break
+    return dist, cutoff, level
+
+
+def _level_distances(
+    state: CatacombsState,
+    hero: Hero,
+    level: int,
+    margin: int | None,
+    avoid: frozenset[Pos] = frozenset(),
+    spent: frozenset[Pos] = frozenset(),
 ) -> tuple[dict[Pos, int], int | None]:
-    """Doors count as passable here (the bot walks up to them and opens them), except locked
-    ones the hero cannot force. With a margin the search stops once every cell within
-    `margin` of the hero's own distance is settled; returns the map and that cutoff."""
+    """Doors count as passable here (the bot walks up to them and opens them, or batters a
+    locked one). With a margin the search stops once every cell within `margin` of the hero's
+    own distance is settled; returns the map and that cutoff."""
     graph = steps_graph(state)
-    stuck, hops = _stuck_cells(state, hero)
+    stuck, hops = _stuck_cells(state, hero, level)
+    stuck |= avoid
     back: dict[Pos, list[Pos]] = {}
     for a, b in _links(state) + hops:
         back.setdefault(b, []).append(a)
     dist: dict[Pos, int] = {}
     queue: deque[Pos] = deque()
-    for g in _goals(state, hero):
-        if g not in dist:
+    for g in _goals(state, hero, level):
+        if g not in dist and g not in stuck and g not in spent:
             dist[g] = 0
             queue.append(g)
     popleft, append, empty = queue.popleft, queue.append, ()
@@ -412,3 +627,58 @@ def _goal_distances(
                 dist[nxt] = step
                 append(nxt)
     return dist, None
+
+
+def _hides_harm(state: CatacombsState, door: dict) -> bool:
+    """The door's token hides a trap or a monster (the hero knows it once studied)."""
+    token = state.data.tokens.get(door.get("card") or "")
+    return token is not None and token.hidden.get("behind") in ("trap", "monster")
+
+
+def worst_of(state: CatacombsState, deck_type: str) -> int:
+    """The most health a card of that deck (`hidden-trap`, `event`) could take at once; a
+    deadly one counts as any."""
+
+    def build() -> int:
+        worst = 0
+        for card in state.data.cards.values():
+            deck = state.data.decks.get(card.deck)
+            if deck is None or deck.type != deck_type:
+                continue
+            trap = state.data.traps.get(card.trap or "")
+            if card.outcome.dies or (trap is not None and trap.deadly):
+                return 10**6
+            loss = max(-card.outcome.health + card.outcome.poison, -(trap.health if trap else 0))
+            worst = max(worst, loss)
+        return worst
+
+    key = (id(state.data), deck_type)
+    found = _WORST.get(key)
+    if found is None or found[0] is not state.data:
+        found = _WORST[key] = (state.data, build())
+    return found[1]
+
+
+def worst_hidden_trap(state: CatacombsState) -> int:
+    return worst_of(state, "hidden-trap")
+
+
+_WORST: dict[tuple, tuple] = {}
+
+
+def _deadly_unknown(state: CatacombsState, hero: Hero, slot: tuple[int, int]) -> bool:
+    """A tile nobody has stepped on yet whose face-down trap card or sleeping monster could
+    kill the hero on the first step."""
+    tile = state.board.tile_at(slot)
+    if tile is None or tile.visited:
+        return False
+    if hero.hp <= worst_hidden_trap(state) and any(
+        f["type"] == "trap" and f.get("card") for f in tile.features
+    ):
+        return True
+    for piece in state.pieces_on(slot):
+        if not piece.awake:
+            m = state.data.monsters[piece.monster].stats
+            if hero.hp <= max(m.melee, m.ranged, m.poison):
+                return True
+    return False

@@ -77,6 +77,7 @@ def do_cast(state: CatacombsState, hero: Hero, action: Action) -> int:
     """A spell with an outcome is cast on its owner (one action) and discarded."""
     card = state.data.cards[action.get("card")]
     hero.spells.remove(card.id)
+    state.discard(card.id)
     state.log(f"{hero.character} casts {card.id}")
     apply_outcome(state, hero, card.outcome, f"spell {card.id}")
     return 1
@@ -88,6 +89,7 @@ def do_intrigue(state: CatacombsState, hero: Hero, action: Action) -> int:
     """An intrigue card with an outcome is played on another hero (one action), then
     discarded."""
     card = state.data.cards[action.get("card")]
+    state.discard(card.id)
     if action.get("door") is not None:
         hero.spells.remove(card.id)
         state.log(f"{hero.character} plays {card.id}")

@@ -4,6 +4,7 @@ poison, lost turns, speed, death, and how the relic keepers take it)."""
 from __future__ import annotations
 
 from engine.games.catacombs.data import Check, Outcome
+from engine.games.catacombs.mercenaries import guided_stats
 from engine.games.catacombs.registry import rule
 from engine.games.catacombs.state import CatacombsState, Hero
 
@@ -16,7 +17,7 @@ def may_try(state: CatacombsState, hero: Hero, check: Check | None) -> bool:
     character = state.data.characters[hero.character]
     if "relic-keeper" in check.forbidden_for and character.relic_keeper:
         return False
-    if check.requires and check.allowed(state.stats(hero)):
+    if check.requires and check.allowed(guided_stats(state, hero, check)):
         return True
     if check.items and set(check.items) & set(hero.items):
         return True
@@ -30,7 +31,7 @@ def success_faces(state: CatacombsState, hero: Hero, check: Check) -> tuple[froz
     the plant, mechanisms and riddles, luck for treasure and run-ups)."""
     faces = check.success
     add = 0
-    for m in check.active_modifiers(state.stats(hero), tuple(hero.items)):
+    for m in check.active_modifiers(guided_stats(state, hero, check), tuple(hero.items)):
         if m.success is not None:
             faces = m.success
         add += m.add
@@ -96,4 +97,5 @@ def poison(state: CatacombsState, hero: Hero, cause: str) -> None:
         hero.antidotes -= 1
         state.log(f"{hero.character} is poisoned ({cause}) and drinks an antidote")
         return
-    state.hurt(hero, 1, f"poison ({cause})")
+    state.hurt(hero, 1, f"poisoned by {cause}", f"poison ({cause})")
+

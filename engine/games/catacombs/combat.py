@@ -4,12 +4,14 @@ the demon, buying off and hiring bandits, rewards."""
 from __future__ import annotations
 
 from engine.core.api import Action
-from engine.games.catacombs.board import adjacent_tile, next_to
+from engine.games.catacombs.board import in_sight, next_to
 from engine.games.catacombs.checks_util import may_try, passes
+from engine.games.catacombs.mercenaries import take_blow
 from engine.games.catacombs.monsters import kill_piece
 from engine.games.catacombs.registry import actions_of, handles, options, rule, task
+from engine.games.catacombs.relationships import hostile
 from engine.games.catacombs.setup import mercenaries
-from engine.games.catacombs.shelters import blocked, blocking_pieces, surprise_bonus
+from engine.games.catacombs.shelters import blocked, blocking_pieces, shelter_bonus, surprise_bonus
 from engine.games.catacombs.state import CatacombsState, Hero, Piece
 from engine.games.catacombs.steps import AttackRoll, ReceiveCard, RewardChoice
 
@@ -88,8 +90,7 @@ def combat_actions(state: CatacombsState, hero: Hero) -> list[Action]:
         if not piece.on_map or not magic:
             continue
         monster = state.data.monsters[piece.monster]
-        close = piece.pos[:2] == hero.pos[:2] or adjacent_tile(piece.pos, hero.pos)
-        if not close or not monster.killed_by:
+        if not monster.killed_by or not in_sight(state, piece.pos, hero.pos):
             continue
         if piece.hp is None:
             out.append(Action.of("banish", target=piece.uid))
@@ -102,6 +103,42 @@ def combat_actions(state: CatacombsState, hero: Hero) -> list[Action]:
             if affordable and may_try(state, hero, check):
                 out.append(Action.of("bargain", target=piece.uid, how=how))
     return out
+
+
+@actions_of
+def fight_actions(state: CatacombsState, hero: Hero) -> list[Action]:
+    """Blows at hostile heroes next to the hero, or shots at those on the same tile."""
+    if not hero.active or state.round == 1 or hero.hidden:
+        return []
+    _, ranged = weapons(state, hero)
+    out = []
+    for other in state.heroes:
+        if other is hero or not other.active or other.hidden or not hostile(state, hero, other):
+            continue
+        if next_to(state, hero.pos, {other.pos}):
+            out.append(Action.of("fight", target=other.seat, ranged=False))
+        elif ranged and other.pos[:2] == hero.pos[:2]:
+            out.append(Action.of("fight", target=other.seat, ranged=True))
+    return out
+
+
+@handles("fight")
+@rule("table.hero-fights")
+def do_fight(state: CatacombsState, hero: Hero, action: Action) -> int:
+    """A blow (strength + the best melee bonus) or a shot (the best ranged damage) at a hostile
+    hero, as at a monster, plus the surprise bonus right after forcing that hero out of a
+    shelter; the victim's slider with the attacker drops by one."""
+    victim = state.heroes[int(action.get("target"))]
+    melee_bonus, ranged_damage = weapons(state, hero)
+    damage = ranged_damage if action.get("ranged") else state.stat(hero, "strength") + melee_bonus
+    if hero.ambush == victim.seat:
+        damage += shelter_bonus(state, hero)
+    state.log(f"{hero.character} {'shoots at' if action.get('ranged') else 'strikes'} "
+              f"{victim.character} for {damage}")
+    state.set_relation(hero.seat, victim.seat, state.relation(hero.seat, victim.seat) - 1)
+    take_blow(state, victim, damage, f"a blow from {hero.character}",
+              f"killed by {hero.character}")
+    return 1
 
 
 @rule("engine.surprise-attack")
@@ -200,6 +237,7 @@ def _spend_magic(state: CatacombsState, hero: Hero) -> None:
     spell = _weakening(state, hero)
     if spell is not None:
         hero.spells.remove(spell)
+        state.discard(spell)
     else:
         hero.secret_knowledge -= 1
 

@@ -18,7 +18,7 @@ from engine.games.catacombs.checks_util import apply_outcome, may_try, passes
 from engine.games.catacombs.data import Check
 from engine.games.catacombs.registry import actions_of, handles, rule, task
 from engine.games.catacombs.relationships import friendly_level
-from engine.games.catacombs.state import CatacombsState, Hero
+from engine.games.catacombs.state import JUNK, JUNK_POOL, CatacombsState, Hero
 from engine.games.catacombs.steps import BridgeRoll, HelpingHand, JumpLuck
 
 
@@ -35,8 +35,27 @@ def squeeze_through(state: CatacombsState, hero: Hero) -> None:
 
 
 def jumps(state: CatacombsState, hero: Hero) -> list[tuple[dict, Pos]]:
-    """Horizontal crevices next to the hero, with the landing cell straight across."""
+    """Horizontal crevices next to the hero, with each landing cell over them."""
     return state.memo(("jumps", hero.seat, hero.pos), lambda: _jumps(state, hero))
+
+
+STEPS4 = ((0, 1), (0, -1), (1, 0), (-1, 0))
+
+
+def landings(tile, cells: list[list[int]], c: int, r: int) -> list[tuple[int, int]]:
+    """Where a jump from (c, r) over the crevice's cell next to it lands: a floor cell next to
+    that cell, not in the crevice and not the starting cell — straight across a crevice that
+    runs wall to wall, or round the corner of one that fills a crossing."""
+    out = []
+    for dc, dr in STEPS4:
+        over = [c + dc, r + dr]
+        if over not in cells:
+            continue
+        for ec, er in STEPS4:
+            lc, lr = over[0] + ec, over[1] + er
+            if (lc, lr) != (c, r) and [lc, lr] not in cells and tile.floor(lc, lr):
+                out.append((lc, lr))
+    return sorted(set(out))
 
 
 def _jumps(state: CatacombsState, hero: Hero) -> list[tuple[dict, Pos]]:
@@ -46,11 +65,10 @@ def _jumps(state: CatacombsState, hero: Hero) -> list[tuple[dict, Pos]]:
     for f in tile.features:
         if f["type"] != "crevice" or f.get("orientation") != "horizontal" or f.get("bridged"):
             continue
-        for dc, dr in ((0, 1), (0, -1), (1, 0), (-1, 0)):
-            if [c + dc, r + dr] in f.get("cells", []):
-                land = (tx, ty, c + 2 * dc, r + 2 * dr)
-                if tile.floor(land[2], land[3]) and not blocked_at(state, land):
-                    out.append((f, land))
+        for lc, lr in landings(tile, f.get("cells", []), c, r):
+            land = (tx, ty, lc, lr)
+            if not blocked_at(state, land):
+                out.append((f, land))
     return out
 
 
@@ -209,13 +227,20 @@ def bridge_actions(state: CatacombsState, hero: Hero) -> list[Action]:
     return out
 
 
+def return_junk(state: CatacombsState, n: int) -> None:
+    """Junk spent on a bridge goes back to the supply (table.junk)."""
+    pool = state.pools.setdefault(JUNK_POOL, {})
+    pool[JUNK] = pool.get(JUNK, 0) + n
+
+
 @handles("build-bridge")
-@rule("crevices.bridge", "engine.bridges")
+@rule("crevices.bridge", "engine.bridges", "table.junk")
 def do_build_bridge(state: CatacombsState, hero: Hero, action: Action) -> int:
     """One action and one junk token add a point of strength to a bridge over the crevice,
     up to the bridge token's strength."""
     f = crevice_feature(state, hero, action.get("crevice"))
     hero.junk -= 1
+    return_junk(state, 1)
     f["bridge"] = f.get("bridge", 0) + 1
     state.layout_cache.pop("walk", None)
     state.log(f"{hero.character} builds the bridge up to {f['bridge']}")

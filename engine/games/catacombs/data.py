@@ -416,6 +416,17 @@ class Trap:
 
 
 @dataclass(frozen=True)
+class MercenaryAbility:
+    """A mercenary's help beyond fighting (`ability` on its card): a bodyguard's, a porter's,
+    a guide's, or the upkeep it costs."""
+
+    effect: str
+    amount: int = 0
+    stat: str = ""
+    subjects: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Card:
     id: str
     count: int
@@ -436,6 +447,9 @@ class Card:
     cost_treasures: int = 0
     flood_after: int = 0  # event: the explorer's labyrinth floods this many turns later
     flood_health: int = 0  # ... and then every hero in it loses this much each turn
+    items: tuple[str, ...] = ()  # stash: one of these must be held to take it (a key)
+    health: int = 0  # mercenary: its health
+    ability: MercenaryAbility | None = None  # mercenary: its help beyond fighting
 
     def allowed(self, stats: Mapping[str, int]) -> bool:
         """The card's thresholds (`requires`) are all met."""
@@ -855,6 +869,20 @@ def _card(e: Mapping[str, Any]) -> Card:
         price=int(e.get("cost", {}).get("banknotes", 0)),
         damage=int(e.get("stats", {}).get("damage", 0)),
         attack=e.get("stats", {}).get("attack", ""),
+        items=tuple(e.get("items", ())),
+        health=int(e.get("stats", {}).get("health", 0)),
+        ability=_ability(e.get("ability")),
+    )
+
+
+def _ability(raw: Mapping[str, Any] | None) -> MercenaryAbility | None:
+    if not raw:
+        return None
+    return MercenaryAbility(
+        effect=raw["effect"],
+        amount=int(raw.get("amount", 0)),
+        stat=raw.get("stat", ""),
+        subjects=tuple(raw.get("subjects", ())),
     )
 
 

@@ -11,12 +11,18 @@ from engine.games.catacombs.board import (
     pos_key,
     steps_graph,
 )
-from engine.games.catacombs.checks_util import may_try
+from engine.games.catacombs.checks_util import may_try, passes
 from engine.games.catacombs.monsters import spawn
 from engine.games.catacombs.registry import actions_of, handles, rule, task
 from engine.games.catacombs.state import CatacombsState, Hero
 from engine.games.catacombs.statues import hidden_passage
-from engine.games.catacombs.steps import DoorMonster, DoorTrap, IntrigueDoorMonster, MonsterAct
+from engine.games.catacombs.steps import (
+    DoorBatter,
+    DoorMonster,
+    DoorTrap,
+    IntrigueDoorMonster,
+    MonsterAct,
+)
 from engine.games.catacombs.traps import spring_hidden_trap
 
 
@@ -48,6 +54,8 @@ def door_actions(state: CatacombsState, hero: Hero) -> list[Action]:
             out.append(Action.of("door", how="open", door=uid))
         elif may_try(state, hero, state.data.check("locked-door", "force")):
             out.append(Action.of("door", how="force", door=uid))
+        elif state.data.check("locked-door", "batter") is not None:
+            out.append(Action.of("door", how="batter", door=uid))
     return out
 
 
@@ -59,8 +67,12 @@ def do_door(state: CatacombsState, hero: Hero, action: Action) -> int:
     how = action.get("how")
     door = next(d for _, d in doors_next_to(state, hero) if d["uid"] == action.get("door"))
     hidden = _hidden(state, door)
-    check = state.data.check("locked-door" if how == "force" else "door", how)
+    check = state.data.check("locked-door" if how in ("force", "batter") else "door", how)
     cost = check.actions if check else 1
+    if how == "batter":
+        state.push(DoorBatter(dice=str(check.dice or "d6"), seat=hero.seat, door=door["uid"],
+                              check=check.id))
+        return cost
     if how == "study":
         hero.studied.append(door["uid"])
         if hidden.get("locked"):
@@ -76,15 +88,42 @@ def do_door(state: CatacombsState, hero: Hero, action: Action) -> int:
     state.log(f"{hero.character} {'forces' if how == 'force' else 'opens'} a door")
     if how == "force":
         force_means(state, hero, door, check)
-    behind = hidden.get("behind", "nothing")
-    if door.get("sprung"):
-        return cost
-    door["sprung"] = True
-    if behind == "monster" and sum(state.pools.get("monster", {}).values()) > 0:
-        state.push(DoorMonster(pool="monster", seat=hero.seat))
-    elif behind == "trap" and sum(state.pools.get("hidden-trap", {}).values()) > 0:
-        state.push(DoorTrap(pool="hidden-trap", seat=hero.seat))
+    behind(state, hero, door)
     return cost
+
+
+def behind(state: CatacombsState, hero: Hero, door: dict) -> None:
+    """What lies behind a door just opened springs on the hero (once)."""
+    what = _hidden(state, door).get("behind", "nothing")
+    if door.get("sprung"):
+        return
+    door["sprung"] = True
+    if what == "monster" and sum(state.pools.get("monster", {}).values()) > 0:
+        state.push(DoorMonster(pool="monster", seat=hero.seat))
+    elif what == "trap" and state.stocked("hidden-trap"):
+        state.push(DoorTrap(pool="hidden-trap", seat=hero.seat))
+
+
+@task(DoorBatter)
+@rule("table.locked-in")
+def door_batter(state: CatacombsState, t: DoorBatter, value: int) -> None:
+    """Battering a locked door: on the check's faces it gives way, its token is removed and
+    what lies behind springs; otherwise it holds."""
+    hero = state.heroes[t.seat]
+    check = state.data.checks[t.check]
+    door = next((d for _, d in doors_next_to(state, hero) if d["uid"] == t.door), None)
+    if door is None or not hero.active:
+        return
+    if not passes(state, hero, check, value):
+        state.log(f"{hero.character} batters the locked door; it holds ({value})")
+        return
+    state.log(f"{hero.character} batters the locked door down ({value})")
+    door["open"], door["by"] = True, "batter"
+    for tile in state.tiles.values():
+        if door in tile.features:
+            tile.features.remove(door)
+    state.touch_layout("passage")
+    behind(state, hero, door)
 
 
 RELOCKING = ("key", "lockpick")
@@ -226,22 +265,25 @@ def do_lever(state: CatacombsState, hero: Hero, action: Action) -> int:
     effect = _hidden(state, lever).get("effect")
     if action.get("how") == "study":
         hero.studied.append(lever["uid"])
-        state.log(f"{hero.character} studies a lever: {effect}")
+        state.log(f"{hero.character} studies a lever: it works the {effect}")
         study = state.data.check("lever", "study")
         return study.actions if study is not None else 1
     state.tile_of(hero.pos).features.remove(lever)
-    state.log(f"{hero.character} pulls a lever: {effect}")
     if effect == "door":
         door = _nearest_locked_door(state, hero)
+        state.log(f"{hero.character} pulls a lever: "
+                  + ("a locked door opens from afar" if door else "no locked door to open"))
         if door is not None:
             door["open"] = True
             state.touch_layout("passage")
     elif effect in state.data.traps:
+        state.log(f"{hero.character} pulls a lever: every {effect} trap is blocked")
         for tile in state.tiles.values():
             tile.traps = [t for t in tile.traps if t[0] != effect]
         state.touch_layout("tiles")
     elif effect == "hidden-passage":
-        hidden_passage(state, hero)
+        state.log(f"{hero.character} pulls a lever")
+        hidden_passage(state, hero, "by a lever")
     return 1
 
 

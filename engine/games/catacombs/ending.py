@@ -10,7 +10,7 @@ from engine.games.catacombs.steps import Death
 
 
 @task(Death)
-@rule("engine.death")
+@rule("engine.death", "table.death")
 def death(state: CatacombsState, t: Death, _: object) -> None:
     """A hero at 0 health dies; the artifact falls where they stood."""
     hero = state.heroes[t.seat]
@@ -91,6 +91,31 @@ def pick_up_artifact(state: CatacombsState, hero: Hero) -> None:
             state.artifact_taken = True
             state.log(f"{hero.character} takes the artifact")
             return
+
+
+PICKED_UP = ("artifact", "belongings", "knowledge")
+"""What lies on a cell for the next hero to step there (or, standing there, to pick up)."""
+
+
+@actions_of
+def pick_up_actions(state: CatacombsState, hero: Hero) -> list[Action]:
+    """A hero already standing where the artifact or belongings fell may pick them up."""
+    if not hero.active or hero.hidden or state.actions_left < 1:
+        return []
+    here = [hero.pos[2], hero.pos[3]]
+    lying = any(f["type"] in PICKED_UP and f.get("cell") == here
+                for f in state.tile_of(hero.pos).features)
+    return [Action.of("pick-up")] if lying else []
+
+
+@handles("pick-up")
+@rule("table.pick-up")
+def do_pick_up(state: CatacombsState, hero: Hero, action: Action) -> int:
+    """Provisional: one action takes what a hero would take by stepping onto the cell."""
+    state.log(f"{hero.character} picks up what lies on their cell")
+    pick_up_artifact(state, hero)
+    pick_up_belongings(state, hero)
+    return 1
 
 
 @actions_of

@@ -126,9 +126,11 @@ def arrange(
     character: str,
     items: tuple[str, ...],
     packed: tuple[str, ...],
+    extra_room: int = 0,
 ) -> Arrangement:
-    """Worn and packed items: the chosen ones packed, the others worn in order while they fit."""
-    key = ("arrangement", character, items, packed)
+    """Worn and packed items: the chosen ones packed, the others worn in order while they fit;
+    `extra_room` compartments are carried besides the backpack (a porter's)."""
+    key = ("arrangement", character, items, packed, extra_room)
     found = cache.get(key)
     if found is not None:
         return found
@@ -144,6 +146,8 @@ def arrange(
         else:
             in_pack.append(item_id)
     room = backpack_room(data, worn)
+    if room is not None:
+        room += extra_room
     used = sum(compartments(data.items[p]) for p in in_pack if p in data.items)
     found = cache[key] = Arrangement(tuple(worn), tuple(in_pack), room, used)
     return found

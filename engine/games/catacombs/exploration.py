@@ -23,9 +23,10 @@ from engine.games.catacombs.data import Card, Tile
 from engine.games.catacombs.labyrinths import (
     arrive_below,
     beyond_table,
+    draw_pile,
     floor_for,
+    labyrinth_of,
     lay_cliff,
-    tile_pile,
     tiles_left,
 )
 from engine.games.catacombs.monsters import spawn
@@ -33,10 +34,18 @@ from engine.games.catacombs.reach import can_move, reachable
 from engine.games.catacombs.registry import actions_of, handles, on_arrival, options, rule, task
 from engine.games.catacombs.search import open_stash
 from engine.games.catacombs.state import CatacombsState, Hero
-from engine.games.catacombs.steps import EventCard, EventOffer, IconDrawn, RotateTile, TileDrawn
+from engine.games.catacombs.steps import (
+    EventCard,
+    EventOffer,
+    IconDrawn,
+    PassageStash,
+    RotateTile,
+    TileDrawn,
+)
 from engine.games.catacombs.traps import spring_hidden_trap
 
 
+@rule("engine.scouts", "table.scout")
 def far_seeing(state: CatacombsState, hero: Hero) -> bool:
     """Lanterns, night-vision goggles, far-seeing characters, and scouts or drones (engine
     assumption: a scout device opens a neighbouring tile like a far-seeing explorer)."""
@@ -102,14 +111,14 @@ def start_exploring(state: CatacombsState, hero: Hero, slot: tuple[int, int], si
     if beyond_table(state, target):
         lay_cliff(state, hero, target, OPPOSITE[side])
         return
-    pile = tile_pile(state, hero)
-    pool = pile if sum(state.pools.get(pile, {}).values()) else "final"
+    pool = draw_pile(state, hero)
     state.push(TileDrawn(pool=pool, seat=hero.seat, slot=target, side=OPPOSITE[side]))
 
 
 @task(TileDrawn)
 def tile_drawn(state: CatacombsState, t: TileDrawn, card: str) -> None:
-    state.push(RotateTile(seat=t.seat, tile=card, slot=t.slot, side=t.side, arrival=t.arrival))
+    state.push(RotateTile(seat=t.seat, tile=card, slot=t.slot, side=t.side, arrival=t.arrival,
+                          passage=t.passage))
 
 
 @options(RotateTile)
@@ -133,10 +142,16 @@ def lay_tile(state: CatacombsState, t: RotateTile, action: Action) -> None:
     placed = place(tile, t.slot, rotation)
     state.tiles[slot_key(t.slot)] = placed
     tile_laid(state, t.slot)
-    placed.labyrinth = t.arrival.number if t.arrival is not None else 0
-    state.log(f"tile {tile.id} laid at {slot_key(t.slot)} turned {rotation}")
+    placed.labyrinth = labyrinth_of(t.slot)
+    state.log(f"tile {tile.id} laid at {slot_key(t.slot)} turned {rotation}"
+              + (" behind the hidden passage" if t.passage else ""))
     if t.arrival is not None:
         arrive_below(state, state.heroes[t.seat], t.arrival.mark, placed)
+    if t.passage:
+        lay_out_icons(state, placed, tile, rotation, event=False, seat=t.seat)
+        if sum(state.pools.get("stash", {}).values()) > 0:
+            state.push(PassageStash(pool="stash", seat=t.seat, slot=t.slot))
+        return
     lay_out_icons(state, placed, tile, rotation, event=True, seat=t.seat)
 
 
@@ -191,21 +206,24 @@ def lay_out_icons(
             feature["orientation"] = orientation
             if orientation == "horizontal" and where is not None:
                 feature["cells"] = _crevice_line(placed, where, rotation)
+                if not feature["cells"]:
+                    continue  # the hatch stands where the crevice would be
             pool = f"token:crevice-{orientation}"
         else:
             pool = ICON_POOLS.get(icon)
-        if pool is not None and sum(state.pools.get(pool, {}).values()) > 0:
+        if pool is not None and state.stocked(pool):
             state.push(IconDrawn(pool=pool, slot=slot, feature=feature), front=event)
         elif pool is None or icon in ("crevice", "door"):
             _add_feature(state, slot, feature, None)
-    if event and sum(state.pools.get("event", {}).values()) > 0:
+    if event and state.stocked("event"):
         state.push(EventCard(pool="event", seat=seat))
 
 
 def _crevice_line(placed: Placed, cell: list[int], rotation: int) -> list[list[int]]:
     """Engine assumption: a horizontal crevice runs across the tile through its cell, along
     the row or the column of floor cells that holds fewer of the tile's exits (so it cuts the
-    way through rather than lying along it)."""
+    way through rather than lying along it); where that line still holds an exit, the crevice
+    is its own cell alone; never a hatch's cell (none at all when the hatch stands on it)."""
     c, r = cell
 
     def run(dc: int, dr: int) -> list[list[int]]:
@@ -226,7 +244,16 @@ def _crevice_line(placed: Placed, cell: list[int], rotation: int) -> list[list[i
         )
 
     row, column = run(1, 0), run(0, 1)
-    return min((row, column), key=lambda cells: (exits_in(cells), len(cells)))
+    line = min((row, column), key=lambda cells: (exits_in(cells), len(cells)))
+    # At a crossing both lines run through exits: the crevice fills the crossing alone, so it
+    # never seals an exit (a tile laid beyond one would be out of everyone's reach). Nor does
+    # it swallow a hatch (the entrance in the first tile's centre).
+    cells = line if not exits_in(line) else [[c, r]]
+    hatches = [f.get("cell") for f in placed.features if f["type"] in HATCHES]
+    return [cell for cell in cells if cell not in hatches]
+
+
+HATCHES = ("ceiling-hatch", "floor-hatch")
 
 
 def _add_feature(
@@ -258,13 +285,14 @@ def icon_drawn(state: CatacombsState, t: IconDrawn, card: str) -> None:
 
 
 @task(EventCard)
-@rule("move.event")
+@rule("move.event", "table.intrigue-draw")
 def event_card(state: CatacombsState, t: EventCard, card: str) -> None:
     """The explorer reads the event card and does what it says, to whom it says: the explorer,
     every hero on the tile or every hero. A reward with a cost is each one's choice."""
     hero = state.heroes[t.seat]
     c = state.data.cards.get(card)
     state.log(f"{hero.character} draws event {card}")
+    state.discard(card)
     if c is None or not hero.active:
         return
     for target in event_heroes(state, hero, c.who):
@@ -281,7 +309,7 @@ def event_card(state: CatacombsState, t: EventCard, card: str) -> None:
         spawn(state, c.monster, hero.pos, awake=True, meet=True)
 
 
-@rule("hatches.ceiling", "engine.flood")
+@rule("hatches.ceiling", "engine.flood", "table.rising-water")
 def start_flood(state: CatacombsState, explorer: Hero, card: Card) -> None:
     """The explorer's separate labyrinth starts to flood if a ceiling hatch in it leads out to
     another labyrinth: `after_turns` rounds later the water is up and every hero still in it

@@ -106,7 +106,7 @@ class CatacombsGame:
         heroes = heroes_record(state)
         return GameSummary(min(state.round, state.max_rounds), state.ended_by or STEP_LIMIT,
                            tuple(state.winners), tuple(h["character"] for h in heroes),
-                           {"heroes": heroes})
+                           {"heroes": heroes, "idle_rounds": state.longest_idle})
 
     def report(self, games: Sequence[GameSummary], players: int) -> list[Section]:
         from engine.games.catacombs.sim import report_sections

@@ -25,7 +25,8 @@ def arranged(
     state: CatacombsState, hero: Hero, items: tuple[str, ...], packed: tuple[str, ...]
 ) -> Arrangement:
     """How the hero's character would wear and pack these items (a trial arrangement)."""
-    return arrange(state.data, state._stats_cache, hero.character, items, packed)
+    return arrange(state.data, state._stats_cache, hero.character, items, packed,
+                   state.porter_room(hero))
 
 
 def room_for(state: CatacombsState, hero: Hero, item_id: str, losing: str | None = None) -> bool:

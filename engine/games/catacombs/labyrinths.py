@@ -7,6 +7,7 @@ from __future__ import annotations
 from engine.core.api import Action
 from engine.games.catacombs.board import (
     Placed,
+    Pos,
     arrive,
     parse_pos,
     place,
@@ -36,6 +37,14 @@ def tile_pile(state: CatacombsState, hero: Hero | None) -> str:
     if hero is not None and hero.team and f"tiles:{hero.team}" in state.pools:
         return f"tiles:{hero.team}"
     return "tiles"
+
+
+@rule("table.final-tile-teams", "start.final-tile-bottom")
+def draw_pile(state: CatacombsState, hero: Hero) -> str:
+    """Where the hero's next tile comes from: their pile, and once it is empty the final tile
+    (kept apart, beneath neither team's half: the first team to run out draws it)."""
+    pile = tile_pile(state, hero)
+    return pile if sum(state.pools.get(pile, {}).values()) else "final"
 
 
 def tiles_left(state: CatacombsState, hero: Hero | None = None) -> bool:
@@ -102,15 +111,19 @@ def labyrinth_actions(state: CatacombsState, hero: Hero) -> list[Action]:
         return []
     out = []
     for f in descents(state, hero):
-        known = f["type"] == "floor-hatch" and ceiling_for(state, f.get("mark")) is not None
+        known = landing(state, hero.pos[:2], f) is not None
         if known or tiles_left(state, hero):
             out.append(Action.of("descend", via=f["uid"]))
     tile = state.tile_of(hero.pos)
     for f in tile.features:
-        if f["type"] == "ceiling-hatch" and f.get("mark") and f.get("cell") == list(hero.pos[2:]):
+        if f.get("cell") != list(hero.pos[2:]):
+            continue
+        if f["type"] == "ceiling-hatch" and f.get("mark"):
             up = floor_for(state, f["mark"])
             if up is not None:
                 out.append(Action.of("climb", to=pos_key(up)))
+        elif f["type"] == CLIFF_FOOT:
+            out.append(Action.of("climb", to=f["to"]))
     return out
 
 
@@ -121,19 +134,33 @@ def do_descend(state: CatacombsState, hero: Hero, action: Action) -> int:
     a new separate labyrinth whose first tile is drawn and laid anywhere free."""
     feature = next(f for f in descents(state, hero) if f["uid"] == action.get("via"))
     mark = feature.get("mark")
-    below = ceiling_for(state, mark) if mark else None
+    below = landing(state, hero.pos[:2], feature)
     if below is not None:
         _land(state, hero, below)
         return 1
     number = 1 + max(t.labyrinth for t in state.tiles.values())
-    pile = tile_pile(state, hero)
-    pool = pile if sum(state.pools.get(pile, {}).values()) else "final"
+    pool = draw_pile(state, hero)
     state.log(f"{hero.character} climbs down into a new labyrinth")
     arrival = NewLabyrinth(number, mark)
     state.push(
         TileDrawn(pool=pool, seat=hero.seat, slot=origin(number), side=None, arrival=arrival)
     )
     return 1
+
+
+def landing(state: CatacombsState, slot: tuple[int, int], feature: dict) -> Pos | None:
+    """Where a descent already leads: a floor hatch to its paired ceiling hatch, a cliff to its
+    foot (table.cliff-climb); None while it leads somewhere new."""
+    if feature["type"] == "floor-hatch":
+        return ceiling_for(state, feature.get("mark")) if feature.get("mark") else None
+    if feature["type"] != "cliff" or not feature.get("cell"):
+        return None
+    top = pos_key((slot[0], slot[1], feature["cell"][0], feature["cell"][1]))
+    for tile in state.tiles.values():
+        for f in tile.features:
+            if f["type"] == CLIFF_FOOT and f.get("to") == top:
+                return (tile.slot[0], tile.slot[1], f["cell"][0], f["cell"][1])
+    return None
 
 
 def arrive_below(state: CatacombsState, hero: Hero, mark: str | None, placed: Placed) -> None:
@@ -144,15 +171,37 @@ def arrive_below(state: CatacombsState, hero: Hero, mark: str | None, placed: Pl
         placed.features.append(
             {"uid": f"f{state.uid()}", "type": "ceiling-hatch", "cell": [c, r], "mark": mark}
         )
+    else:
+        cliff_foot(state, hero, placed, (c, r))
     placed.visited = True
     state.touch_layout("visited")
     hero.pos = (placed.slot[0], placed.slot[1], c, r)
 
 
+CLIFF_FOOT = "cliff-foot"
+"""The feature at the centre of the first tile below a cliff: the way back up."""
+
+
+@rule("table.cliff-climb")
+def cliff_foot(state: CatacombsState, hero: Hero, placed: Placed, cell: tuple[int, int]) -> None:
+    """Below a cliff the first tile's centre is the cliff's foot: from there a hero climbs
+    back up to the cliff card (one action), so a labyrinth reached only by a cliff is never a
+    dead end, not even for the artifact's carrier."""
+    here = state.tile_of(hero.pos)
+    cliff = next((f for f in here.features if f["type"] == "cliff" and f.get("cell")), None)
+    if cliff is None:
+        return
+    top = (here.slot[0], here.slot[1], cliff["cell"][0], cliff["cell"][1])
+    placed.features.append(
+        {"uid": f"f{state.uid()}", "type": CLIFF_FOOT, "cell": list(cell), "to": pos_key(top)}
+    )
+
+
 @handles("climb")
-@rule("hatches.pairs", "hatches.ceiling", "engine.climb-hatch")
+@rule("hatches.pairs", "hatches.ceiling", "engine.climb-hatch", "table.cliff-climb")
 def do_climb(state: CatacombsState, hero: Hero, action: Action) -> int:
-    """Up a ceiling hatch to its paired floor hatch (one action)."""
+    """Up a ceiling hatch to its paired floor hatch, or up a cliff from its foot (one
+    action)."""
     _land(state, hero, parse_pos(action.get("to")))
     return 1
 
@@ -167,8 +216,6 @@ def open_descents(state: CatacombsState) -> bool:
     """Some cliff or floor hatch still leads somewhere new."""
     for tile in state.tiles.values():
         for f in tile.features:
-            if f["type"] == "cliff":
-                return True
-            if f["type"] == "floor-hatch" and ceiling_for(state, f.get("mark")) is None:
+            if f["type"] in ("cliff", "floor-hatch") and landing(state, tile.slot, f) is None:
                 return True
     return False

@@ -22,7 +22,7 @@ from engine.games.catacombs.steps import Acid, MonsterAct, MonsterPhase
 
 
 @task(MonsterPhase)
-@rule("engine.monster-phase")
+@rule("engine.monster-phase", "table.monster-control")
 def monster_phase(state: CatacombsState, t: MonsterPhase, _: object) -> None:
     """After every round each awake monster moves and attacks, then acid burns."""
     take_control(state)

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from engine.games.catacombs.board import (
     Pos,
-    adjacent_tile,
+    in_sight,
     next_to,
     slot_key,
 )
 from engine.games.catacombs.checks_util import apply_outcome, poison, result_band
 from engine.games.catacombs.data import Monster
+from engine.games.catacombs.mercenaries import take_blow
 from engine.games.catacombs.pathfinding import (
     matrix_cell,
     nearest_trap,
@@ -148,24 +149,23 @@ def attack(state: CatacombsState, piece: Piece, monster: Monster) -> None:
     same_tile = [h for h in heroes if h.pos[:2] == piece.pos[:2]]
     resist = resist_check(state, monster)
     if resist is not None:
-        pool = near or same_tile or [h for h in heroes if adjacent_tile(h.pos, piece.pos)]
+        pool = near or same_tile or [h for h in heroes if in_sight(state, h.pos, piece.pos)]
         if pool:
             dice = str(resist.dice or "d6")
             state.push(GhostResist(dice=dice, seat=pool[0].seat, uid=piece.uid, check=resist.id))
         return
     if near:
-        victim = near[0]
-        damage = stats.melee
+        victim, damage, how = near[0], stats.melee, "hit"
     elif same_tile and "ranged" in monster.attack and stats.ranged:
-        victim = same_tile[0]
-        damage = stats.ranged
+        victim, damage, how = same_tile[0], stats.ranged, "shot"
     else:
         return
     state.meet(victim, piece)
     state.log(f"the {piece.species or piece.monster} attacks {victim.character}")
     for _ in range(stats.poison):
         poison(state, victim, piece.species or piece.monster)
-    state.hurt(victim, damage, f"killed by {piece.monster}")
+    take_blow(state, victim, damage, f"{how} by the {piece.species or piece.monster}",
+              f"killed by {piece.monster}")
     if monster.removed_after_attack:
         piece.alive = False
         state.log(f"the {piece.species or piece.monster} leaves after its bite")

@@ -19,21 +19,38 @@ def _step(state: CatacombsState) -> int:
     return entry.relationship_change
 
 
+def goodwill_check(state: CatacombsState, hero: Hero):
+    """How this hero raises sympathy: for free with the improve check's thresholds
+    (communication 4+), else by the gift check (a treasure to the partner); None if neither."""
+    free = state.data.check("relationship", "improve")
+    if free is not None and may_try(state, hero, free):
+        return free
+    gift = state.data.check("relationship", "gift")
+    if gift is not None and hero.treasures >= gift.cost_treasures:
+        return gift
+    return None
+
+
+def pair_key(a: int, b: int) -> str:
+    return f"{min(a, b)}|{max(a, b)}"
+
+
 @actions_of
 def befriend_actions(state: CatacombsState, hero: Hero) -> list[Action]:
-    if not hero.active or state.round == 1:
+    if not hero.active or state.round == 1 or hero.hidden:
         return []
-    others = [h for h in state.heroes_on(hero.pos[:2]) if h.seat != hero.seat]
+    others = [h for h in state.heroes_on(hero.pos[:2]) if h.seat != hero.seat and not h.hidden]
     if not others:
         return []
-    check = state.data.check("relationship", "improve")
-    if not may_try(state, hero, check) or hero.treasures < check.cost_treasures:
+    check = goodwill_check(state, hero)
+    if check is None or state.actions_left < max(1, check.actions):
         return []
-    top = state.data.scale.max
+    top = min(state.data.scale.max, friendly_level(state))
     return [
         Action.of("befriend", seat=other.seat)
         for other in others
         if state.relation(hero.seat, other.seat) < top
+        and pair_key(hero.seat, other.seat) not in state.goodwill
     ]
 
 
@@ -43,15 +60,22 @@ def friendly_level(state: CatacombsState) -> int:
 
 
 @handles("befriend")
-@rule("setup.communication-free-sympathy", "station.sliders-move")
+@rule("setup.communication-free-sympathy", "station.sliders-move", "table.raise-sympathy")
 def do_befriend(state: CatacombsState, hero: Hero, action: Action) -> int:
-    """Communication 4+ raises the slider with a hero on the same tile for free."""
-    check = state.data.check("relationship", "improve")
-    other = int(action.get("seat"))
+    """Goodwill towards a hero on the same tile (one action): a treasure given to them, or
+    nothing with communication 4+; the slider rises, once per pair and never above the
+    friendly mark."""
+    check = goodwill_check(state, hero)
+    other = state.heroes[int(action.get("seat"))]
     hero.treasures -= check.cost_treasures
-    state.set_relation(hero.seat, other, state.relation(hero.seat, other) + _step(state))
-    state.log(f"{hero.character} befriends {state.heroes[other].character}")
-    return check.actions
+    other.treasures += check.cost_treasures
+    top = min(state.data.scale.max, friendly_level(state))
+    level = min(top, state.relation(hero.seat, other.seat) + _step(state))
+    state.set_relation(hero.seat, other.seat, level)
+    state.goodwill.append(pair_key(hero.seat, other.seat))
+    gift = f" with a gift of {check.cost_treasures} treasure(s)" if check.cost_treasures else ""
+    state.log(f"{hero.character} befriends {other.character}{gift}: the slider is at {level}")
+    return max(1, check.actions)
 
 
 def loan_terms(state: CatacombsState) -> tuple[int, int, int, int]:
@@ -167,7 +191,7 @@ def push_actions(state: CatacombsState, hero: Hero) -> list[Action]:
 
 
 @handles("push")
-@rule("engine.push")
+@rule("engine.push", "table.push")
 def do_push(state: CatacombsState, hero: Hero, action: Action) -> int:
     """The shove costs an action; the victim runs into the trap against their will."""
     victim = state.heroes[int(action.get("seat"))]

@@ -12,6 +12,7 @@ from engine.games.catacombs import (  # noqa: F401
     exploration,
     inventory,
     labyrinths,
+    mercenaries,
     monster_phase,
     monsters,
     movement,

@@ -24,9 +24,14 @@ def sarcophagus_table(state: CatacombsState):
 
 
 def sarcophagus_here(state: CatacombsState, hero: Hero) -> dict | None:
+    """The first sarcophagus on the hero's tile the hero may check or open (one they sealed
+    themselves is not theirs to open)."""
     for f in state.tile_of(hero.pos).features:
-        if f["type"] == "sarcophagus" and f.get("state", "closed") in ("closed", "sealed"):
-            return f
+        if f["type"] != "sarcophagus" or f.get("state", "closed") not in ("closed", "sealed"):
+            continue
+        if f.get("state") == "sealed" and f.get("sealed_by") == hero.seat:
+            continue
+        return f
     return None
 
 
@@ -38,24 +43,33 @@ def sarcophagus_actions(state: CatacombsState, hero: Hero) -> list[Action]:
     if f is None:
         return []
     if f.get("state", "closed") == "sealed":
+        if state.actions_left < cost(_sealed_check(state)):
+            return []
         return [Action.of("sarcophagus", how="open-sealed")]
+    if state.actions_left < cost(state.data.check("sarcophagus", "study")):
+        return []
     return [Action.of("sarcophagus", how="check")]
 
 
+def cost(check) -> int:
+    """A sarcophagus check's actions (one when the content gives no check)."""
+    return check.actions if check is not None and check.actions else 1
+
+
 @handles("sarcophagus")
-@rule("sarcophagi.table", "sarcophagi.indestructible")
+@rule("sarcophagi.table", "sarcophagi.indestructible", "table.sarcophagus")
 def do_sarcophagus(state: CatacombsState, hero: Hero, action: Action) -> int:
-    """Check a sarcophagus with a die roll, or open a sealed one."""
+    """Check a sarcophagus with a die roll (its check's actions), or open a sealed one."""
     f = sarcophagus_here(state, hero)
     assert f is not None
     if action.get("how") == "open-sealed":
         check = _sealed_check(state)
         dice = str(check.dice) if check and check.dice else "d6"
         state.push(SarcophagusSealed(dice=dice, seat=hero.seat, uid=f["uid"]))
-        return 1
+        return cost(check)
     dice = str(sarcophagus_table(state).dice)
     state.push(SarcophagusRoll(dice=dice, seat=hero.seat, uid=f["uid"], first=None))
-    return 1
+    return cost(state.data.check("sarcophagus", "study"))
 
 
 def _sealed_check(state: CatacombsState):
@@ -96,8 +110,14 @@ def sarcophagus_roll(state: CatacombsState, t: SarcophagusRoll, value: int) -> N
     resolve(state, hero, t.uid, value, sealable=True)
 
 
-@rule("sarcophagi.seal", "sarcophagi.lair", "sarcophagi.treasure")
+SEALS = "token:seal"
+"""The supply of seal tokens (`setup.token_pools`)."""
+
+
+@rule("sarcophagi.seal", "sarcophagi.lair", "sarcophagi.treasure", "table.seal")
 def resolve(state: CatacombsState, hero: Hero, uid: str, value: int, sealable: bool) -> None:
+    """The roll's row: a monster (kept in under a seal by an attentive hero while a seal token
+    is left), treasure by the cache rules, or nothing. Opening a sealed one frees its seal."""
     f = _feature(state, hero, uid)
     table = sarcophagus_table(state)
     row = table.row_for(value)
@@ -105,9 +125,13 @@ def resolve(state: CatacombsState, hero: Hero, uid: str, value: int, sealable: b
     if f is None:
         return
     state.log(f"{hero.character} checks a sarcophagus: {row.outcome} ({value})")
+    if f.pop("sealed_by", None) is not None:
+        _give_back_seal(state)
     if row.outcome == "monster":
-        if sealable and seal is not None and seal.step_for(state.stat(hero, seal.stat)):
+        if sealable and seal is not None and seal.step_for(state.stat(hero, seal.stat)) \
+                and _take_seal(state):
             f["state"] = "sealed"
+            f["sealed_by"] = hero.seat
             state.log(f"{hero.character} senses a monster and seals the sarcophagus")
             return
         f["state"] = "lair-spent"
@@ -123,6 +147,26 @@ def resolve(state: CatacombsState, hero: Hero, uid: str, value: int, sealable: b
             roll_treasure(state, hero, target, bonus, "sarcophagus")
         return
     f["state"] = "empty"
+
+
+def _take_seal(state: CatacombsState) -> bool:
+    """A seal token from the supply (always granted when the content has no seal token)."""
+    pool = state.pools.get(SEALS)
+    if not pool:
+        return True
+    token = next((t for t in sorted(pool) if pool[t] > 0), None)
+    if token is None:
+        state.log("no seal token is left")
+        return False
+    pool[token] -= 1
+    return True
+
+
+def _give_back_seal(state: CatacombsState) -> None:
+    pool = state.pools.get(SEALS)
+    if pool:
+        token = sorted(pool)[0]
+        pool[token] += 1
 
 
 @task(SarcophagusSealed)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from engine.core.api import Action
 from engine.games.catacombs.board import Placed
-from engine.games.catacombs.data import Table
-from engine.games.catacombs.registry import actions_of, handles, rule, task
-from engine.games.catacombs.state import CatacombsState, Hero
+from engine.games.catacombs.data import Card, Table
+from engine.games.catacombs.registry import actions_of, handles, on_arrival, rule, task
+from engine.games.catacombs.state import JUNK, JUNK_POOL, CatacombsState, Hero
 from engine.games.catacombs.steps import ReceiveCard, TreasureLuck, TreasureRoll
 
 
@@ -35,8 +35,34 @@ def search_actions(state: CatacombsState, hero: Hero) -> list[Action]:
         return []
     cache = cache_here(state, hero)
     if cache is None or table_of(state, cache["card"]) is None:
-        return []
+        return [Action.of("rummage")] if may_rummage(state, hero) else []
     return [Action.of("search")]
+
+
+RUMMAGED = "rummaged"
+"""The marker feature of a tile already rummaged through for junk."""
+
+
+def may_rummage(state: CatacombsState, hero: Hero) -> bool:
+    """A tile with no cache token, not looted and not rummaged yet, while the supply has junk."""
+    check = state.data.check("tile", "rummage")
+    supply = state.pools.get(JUNK_POOL, {}).get(JUNK, 0)
+    if check is None or state.actions_left < check.actions or not supply:
+        return False
+    tile = state.tile_of(hero.pos)
+    return not any(f["type"] in ("cache", "looted", RUMMAGED) for f in tile.features)
+
+
+@handles("rummage")
+@rule("table.junk")
+def do_rummage(state: CatacombsState, hero: Hero, action: Action) -> int:
+    """The hero rummages through a tile without a cache and takes a junk token (once a tile)."""
+    check = state.data.check("tile", "rummage")
+    tile = state.tile_of(hero.pos)
+    tile.features.append({"uid": f"f{state.uid()}", "type": RUMMAGED})
+    hero.junk += state.take_junk(1)
+    state.log(f"{hero.character} rummages through the tile and finds junk ({hero.junk} held)")
+    return check.actions
 
 
 @handles("search")
@@ -118,14 +144,39 @@ def treasure_roll(state: CatacombsState, t: TreasureRoll, value: int) -> None:
 
 @rule("engine.stash-on-entry")
 def open_stash(state: CatacombsState, hero: Hero, tile: Placed, feature: dict) -> None:
-    """A stash card is turned up; a hero who meets its thresholds takes what it holds."""
+    """A stash card is turned up; a hero who meets its thresholds (and holds the item it
+    needs, a key) takes what it holds; otherwise it stays face up on the tile."""
     card = state.data.cards.get(feature["card"])
     if card is None:
         tile.features.remove(feature)
         return
-    if card.allowed(state.stats(hero)):
+    feature["revealed"] = True
+    if may_take(state, hero, card):
         tile.features.remove(feature)
         state.gain(hero, card.reward, f"stash {card.id}")
+    else:
+        state.log(f"{hero.character} cannot take the stash {card.id}; it stays face up")
+
+
+@rule("table.locked-stash")
+def may_take(state: CatacombsState, hero: Hero, card: Card) -> bool:
+    """The hero meets the card's thresholds and holds one of the items it needs (the locked
+    stash's key, which is kept)."""
+    if not card.allowed(state.stats(hero)):
+        return False
+    return not card.items or any(i in hero.items for i in card.items)
+
+
+@on_arrival("stash")
+def take_revealed_stash(state: CatacombsState, hero: Hero) -> None:
+    """A hero ending a move on a tile where a stash card lies face up takes it if they may."""
+    tile = state.tile_of(hero.pos)
+    for f in list(tile.features):
+        if f["type"] == "stash" and f.get("revealed") and hero.active:
+            card = state.data.cards.get(f["card"])
+            if card is not None and may_take(state, hero, card):
+                tile.features.remove(f)
+                state.gain(hero, card.reward, f"stash {card.id}")
 
 
 @task(ReceiveCard)

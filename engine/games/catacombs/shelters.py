@@ -69,9 +69,11 @@ def hidden_foes(state: CatacombsState, hero: Hero) -> list[Hero]:
 @handles("force-out")
 @rule("shelters.force-out")
 def do_force_out(state: CatacombsState, hero: Hero, action: Action) -> int:
-    """Attention 5+ forces a hostile hero out of hiding (one action; no surprise bonus)."""
+    """Attention 5+ forces a hostile hero out of hiding (one action); the forcer's blows at that
+    hero for the rest of the turn carry the surprise-attack bonus (table.hero-fights)."""
     other = state.heroes[int(action.get("seat"))]
     other.hidden = 0
+    hero.ambush = other.seat
     state.log(f"{hero.character} forces {other.character} out of the shelter")
     return 1
 
@@ -107,6 +109,11 @@ def surprise_bonus(state: CatacombsState, hero: Hero, piece: Piece) -> int:
     check's modifiers); controlled monsters are ready for it and get none."""
     if not hero.hidden or piece.controlled:
         return 0
+    return shelter_bonus(state, hero)
+
+
+def shelter_bonus(state: CatacombsState, hero: Hero) -> int:
+    """The surprise-attack bonus: the shelter-hide check's modifiers for this hero."""
     hide = state.data.check("shelter", "hide")
     if hide is None:
         return 0

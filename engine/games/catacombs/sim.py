@@ -1,6 +1,6 @@
 """What a simulated catacombs game tells the report: each hero's fate, and the game's own
-report sections (causes of death, treasure, monsters met and killed). The play loop, parallel
-runs, the generic report and replays are the core's (`engine/core/sim.py`)."""
+report sections (causes of death, treasure, monsters met and killed, stalls). The play loop,
+parallel runs, the generic report and replays are the core's (`engine/core/sim.py`)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,9 @@ from typing import Any
 
 from engine.core.game import GameSummary, Section
 from engine.games.catacombs.state import CatacombsState
+
+STALL_ROUNDS = 10
+"""A game stalls when every living hero passes for this many rounds in a row."""
 
 
 def progress(state: CatacombsState, seat: int) -> float:
@@ -61,6 +64,22 @@ def report_sections(games: Sequence[GameSummary]) -> list[Section]:
                 round(sum(treasure.values()) / max(1, sum(plays.values())), 2)),
         Section("monsters_met", "monsters met", dict(sorted(met.items()))),
         Section("monsters_killed", "monsters killed", dict(sorted(killed.items()))),
+        *stall_sections(games),
+    ]
+
+
+def stall_sections(games: Sequence[GameSummary]) -> list[Section]:
+    """Games at the turn bound and how many of them stalled: every living hero passed for
+    STALL_ROUNDS rounds in a row or more at some point."""
+    bound = [g for g in games if g.ended_by == "turn-bound"]
+    stalled = [g for g in bound if g.details.get("idle_rounds", 0) >= STALL_ROUNDS]
+    longest = max((g.details.get("idle_rounds", 0) for g in games), default=0)
+    return [
+        Section("stalls", "turn-bound games and stalls",
+                {"at the turn bound": len(bound),
+                 f"stalls (all passed {STALL_ROUNDS}+ rounds)": len(stalled)}, plot=False),
+        Section("longest_all_pass_run", "longest run of rounds in which every hero passed",
+                longest),
     ]
 
 

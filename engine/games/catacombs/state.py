@@ -72,6 +72,8 @@ class Hero:
     usury: bool = False
     gathered: int = 0
     junk: int = 0
+    ambush: int = -1  # the seat this hero forced out of a shelter this turn (surprise bonus)
+    guard_wounds: int = 0  # damage the hero's bodyguard has taken
 
     @property
     def active(self) -> bool:
@@ -103,6 +105,10 @@ class Piece:
 
 
 STAT_NAMES = STATS
+RESHUFFLED = ("event", "hidden-trap", "spell", "intrigue")
+"""Decks whose discard pile is shuffled into a new deck when they run out (table.reshuffle)."""
+JUNK, JUNK_POOL = "junk", "token:junk"
+"""The junk token and its supply (`setup.token_pools` names every token pool by type)."""
 PHASE_SETUP, PHASE_SHOP, PHASE_PLAY, PHASE_OVER = "setup", "shop", "play", "over"
 
 
@@ -121,6 +127,7 @@ class CatacombsState(GameState):
         self.pools: dict[str, dict[str, int]] = {}
         self.queue: list[Step] = []
         self.relations: dict[str, int] = {}
+        self.goodwill: list[str] = []  # pairs whose slider goodwill has raised (once each)
         self.phase = PHASE_SETUP
         self.round = 0
         self.seat = 0
@@ -133,6 +140,9 @@ class CatacombsState(GameState):
         self.hatch: list[int] = []
         self.floods: dict[str, list[int]] = {}  # labyrinth -> [first flooded round, damage]
         self.artifact_taken = False
+        self.acted = False  # some hero did more than pass this round
+        self.idle_rounds = 0  # rounds in a row in which every living hero only passed
+        self.longest_idle = 0
         self.team_play = False
         self.monster_players = False
         self._front = []
@@ -249,6 +259,8 @@ class CatacombsState(GameState):
                 registry.TASKS[head.fn](self, head, action)
         else:
             hero = self.heroes[self.seat]
+            if action.kind != "pass":
+                self.acted = True
             spent = registry.HANDLERS[action.kind](self, hero, action)
             self.actions_left = max(0, self.actions_left - spent)
         self._chosen_in = {}
@@ -394,8 +406,23 @@ class CatacombsState(GameState):
     def arrangement(self, hero: Hero) -> Arrangement:
         """Where the hero's items are: worn or held (their bonuses count) and packed."""
         return arrange(
-            self.data, self._stats_cache, hero.character, tuple(hero.items), tuple(hero.packed)
+            self.data,
+            self._stats_cache,
+            hero.character,
+            tuple(hero.items),
+            tuple(hero.packed),
+            self.porter_room(hero),
         )
+
+    @rule("table.porter")
+    def porter_room(self, hero: Hero) -> int:
+        """Compartments the hero's hired porters carry besides the backpack."""
+        room = 0
+        for card_id in hero.spells:
+            card = self.data.cards.get(card_id)
+            if card is not None and card.ability is not None and card.ability.effect == "porter":
+                room += card.ability.amount
+        return room
 
     def worn(self, hero: Hero) -> tuple[str, ...]:
         """What the hero wears or holds: the items whose bonuses count."""
@@ -428,7 +455,7 @@ class CatacombsState(GameState):
         hero.treasures += reward.treasures
         hero.gathered += reward.treasures
         hero.antidotes += reward.antidotes
-        hero.junk += reward.junk
+        hero.junk += self.take_junk(reward.junk)
         hero.secret_knowledge += reward.secret_knowledge
         hero.items.extend(reward.items)
         for stat, amount in reward.stat_increase:
@@ -443,19 +470,55 @@ class CatacombsState(GameState):
             ("intrigue", reward.intrigues),
         ):
             for _ in range(n):
-                if sum(self.pools.get(pool, {}).values()) > 0:
+                if self.stocked(pool):
                     self.push(ReceiveCard(pool=pool, seat=hero.seat))
         self.log(f"{hero.character} gains {why}: {reward_text(reward)}")
         if hero.debt and hero.lender >= 0 and reward.treasures:
             self.push(Repay(seat=hero.seat))
 
-    def hurt(self, hero: Hero, amount: int, cause: str) -> None:
+    @rule("table.reshuffle")
+    def stocked(self, pool: str) -> bool:
+        """The pool has a card to draw; an empty event, trap, spell or intrigue deck is first
+        made again from its discard pile, shuffled."""
+        cards = self.pools.get(pool, {})
+        if sum(cards.values()) > 0:
+            return True
+        spent = self.pools.get(f"discard:{pool}")
+        if pool not in RESHUFFLED or not spent or not sum(spent.values()):
+            return False
+        self.pools[pool] = {c: cards.get(c, 0) + spent.get(c, 0) for c in sorted({*cards, *spent})}
+        self.pools[f"discard:{pool}"] = {}
+        self.log(f"the {pool} deck is shuffled again from its discard pile")
+        return True
+
+    def discard(self, card_id: str) -> None:
+        """A card carried out or played goes to its deck's discard pile (decks that reshuffle)."""
+        card = self.data.cards.get(card_id)
+        deck = self.data.decks.get(card.deck) if card is not None else None
+        if deck is None or deck.type not in RESHUFFLED:
+            return
+        spent = self.pools.setdefault(f"discard:{deck.type}", {})
+        spent[card_id] = spent.get(card_id, 0) + 1
+
+    def take_junk(self, n: int) -> int:
+        """Junk tokens taken from the supply: as many as asked while it lasts."""
+        pool = self.pools.get(JUNK_POOL)
+        if pool is None:
+            return n
+        taken = min(n, pool.get(JUNK, 0))
+        if taken:
+            pool[JUNK] -= taken
+        return taken
+
+    def hurt(self, hero: Hero, amount: int, cause: str, death: str | None = None) -> None:
+        """The hero loses health for `cause` (what the log says); `death` is the cause of death
+        recorded if it kills (the cause itself by default)."""
         if amount <= 0 or not hero.alive:
             return
         hero.hp -= amount
-        self.log(f"{hero.character} loses {amount} health ({cause}), {hero.hp} left")
+        self.log(f"{hero.character} loses {amount} health ({cause}), {max(hero.hp, 0)} left")
         if hero.hp <= 0:
-            self.kill(hero, cause)
+            self.kill(hero, death or cause)
 
     def kill(self, hero: Hero, cause: str) -> None:
         if not hero.alive:
@@ -475,6 +538,7 @@ class CatacombsState(GameState):
             "pools": copy.deepcopy(self.pools),
             "queue": [step.to_dict() for step in self.queue],
             "relations": dict(self.relations),
+            "goodwill": list(self.goodwill),
             "phase": self.phase,
             "round": self.round,
             "seat": self.seat,
@@ -487,6 +551,7 @@ class CatacombsState(GameState):
             "hatch": list(self.hatch),
             "floods": {k: list(v) for k, v in sorted(self.floods.items())},
             "artifact_taken": self.artifact_taken,
+            "idle": [self.acted, self.idle_rounds, self.longest_idle],
             "team_play": self.team_play,
             "monster_players": self.monster_players,
         }
@@ -501,6 +566,7 @@ class CatacombsState(GameState):
         s.pools = copy.deepcopy(raw["pools"])
         s.queue = [step_from_dict(step) for step in raw["queue"]]
         s.relations = dict(raw["relations"])
+        s.goodwill = list(raw.get("goodwill", []))
         for name in ("phase", "round", "seat", "actions_left", "ended_by", "next_uid"):
             setattr(s, name, raw[name])
         s.winners = list(raw["winners"])
@@ -509,6 +575,7 @@ class CatacombsState(GameState):
         s.hatch = list(raw["hatch"])
         s.floods = {k: list(v) for k, v in raw.get("floods", {}).items()}
         s.artifact_taken = raw["artifact_taken"]
+        s.acted, s.idle_rounds, s.longest_idle = raw.get("idle", [False, 0, 0])
         s.team_play = raw.get("team_play", False)
         s.monster_players = raw.get("monster_players", False)
         return s
@@ -578,6 +645,7 @@ def reward_text(reward: Reward) -> str:
         "spells",
         "intrigues",
         "antidotes",
+        "junk",
     ):
         n = getattr(reward, name)
         if n:

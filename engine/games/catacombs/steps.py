@@ -80,10 +80,13 @@ class NewLabyrinth:
 
 class MayStartALabyrinth:
     """For steps with an `arrival` field: written flat, as `labyrinth`, `arrive` and `mark`
-    after the other fields (and not at all without an arrival)."""
+    after the other fields (and not at all without an arrival); `passage` is written only
+    when true."""
 
     def to_dict(self) -> dict[str, Any]:
         out = super().to_dict()  # type: ignore[misc]
+        if not out.get("passage"):
+            out.pop("passage", None)
         arrival = out.pop("arrival")
         if arrival is not None:
             out.update(labyrinth=arrival.number, arrive=True, mark=arrival.mark)
@@ -93,7 +96,8 @@ class MayStartALabyrinth:
     def from_fields(cls, raw: dict[str, Any]) -> Step:
         names = [n for n in _field_names(cls) if n != "arrival"]  # type: ignore[arg-type]
         arrival = NewLabyrinth(raw["labyrinth"], raw.get("mark")) if raw.get("arrive") else None
-        return cls(**{n: _value(raw[n]) for n in names}, arrival=arrival)  # type: ignore[call-arg]
+        values = {n: _value(raw[n]) for n in names if n in raw}
+        return cls(**values, arrival=arrival)  # type: ignore[call-arg]
 
 
 # ----- setup ------------------------------------------------------------------------------------
@@ -207,13 +211,15 @@ class Death(Do):
 @dataclass(frozen=True, kw_only=True)
 class TileDrawn(MayStartALabyrinth, Draw):
     """A tile drawn for `slot`, to join the edge on `side` (None: the first tile of a new
-    labyrinth)."""
+    labyrinth); `passage`: the tile behind a hidden passage (a stash card instead of an
+    event)."""
 
     fn: ClassVar[str] = "tile-drawn"
     seat: int
     slot: tuple[int, int]
     side: str | None
     arrival: NewLabyrinth | None = None
+    passage: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -225,6 +231,7 @@ class RotateTile(MayStartALabyrinth, Decide):
     slot: tuple[int, int]
     side: str | None
     arrival: NewLabyrinth | None = None
+    passage: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -298,9 +305,22 @@ class SarcophagusSealed(Roll):
 
 
 @dataclass(frozen=True, kw_only=True)
+class PassageEdge(Decide):
+    """Where the tile behind a hidden passage goes: one of the free open edges `edges`
+    (`"tx,ty,side"`)."""
+
+    fn: ClassVar[str] = "passage-edge"
+    edges: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
 class PassageStash(Draw):
+    """The stash card behind a hidden passage: laid on the passage's tile at `slot`, or given
+    straight to the hero when the passage ends in a niche (`slot` None)."""
+
     fn: ClassVar[str] = "passage-stash"
     seat: int
+    slot: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -370,6 +390,16 @@ class BridgeRoll(Roll):
 class DoorMonster(Draw):
     fn: ClassVar[str] = "door-monster"
     seat: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class DoorBatter(Roll):
+    """A hero batters a locked door (`door` is its uid); the check's faces break it."""
+
+    fn: ClassVar[str] = "door-batter"
+    seat: int
+    door: str
+    check: str
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -184,6 +184,7 @@ def spring_hidden_trap(state: CatacombsState, hero: Hero, card_id: str) -> None:
     """A hidden trap card springs on the hero: its outcome, or the open trap it names."""
     card = state.data.cards.get(card_id)
     state.log(f"hidden trap {card_id} springs on {hero.character}")
+    state.discard(card_id)
     if card is None:
         return
     if card.has_outcome:

@@ -6,6 +6,7 @@ from engine.core.api import Action
 from engine.games.catacombs.board import parse_slot
 from engine.games.catacombs.ending import check_end
 from engine.games.catacombs.labyrinths import open_descents
+from engine.games.catacombs.mercenaries import upkeep
 from engine.games.catacombs.registry import actions_of, handles, rule, task
 from engine.games.catacombs.relationships import interest
 from engine.games.catacombs.shelters import blocked
@@ -80,6 +81,7 @@ def begin_turn(state: CatacombsState) -> None:
     """A hero's turn starts: two actions (one move on the first turn), unless turns are lost."""
     hero = state.heroes[state.seat]
     state.actions_left = 0
+    hero.ambush = -1
     if not hero.active:
         return
     if hero.turns_lost > 0:
@@ -91,6 +93,7 @@ def begin_turn(state: CatacombsState) -> None:
     if hero.hidden > 0 and not come_out_or_suffocate(state, hero):
         return
     interest(state, hero)
+    upkeep(state, hero)
     if first_round(state):
         state.actions_left = first_turn_actions(state)
         return
@@ -117,6 +120,7 @@ def end_turn(state: CatacombsState, t: EndTurn, _: object) -> None:
 @task(NewRound)
 @rule("engine.turn-bound")
 def new_round(state: CatacombsState, t: NewRound, _: object) -> None:
+    count_idle_round(state)
     state.round += 1
     if state.round > state.max_rounds:
         state.phase = PHASE_OVER
@@ -130,6 +134,14 @@ def new_round(state: CatacombsState, t: NewRound, _: object) -> None:
         state.log("no open edge is left and the artifact is not in play: the expedition fails")
     if state.phase != PHASE_OVER:
         begin_turn(state)
+
+
+def count_idle_round(state: CatacombsState) -> None:
+    """For the simulation report: rounds in a row in which no hero did anything but pass (a
+    stall), and the longest such run."""
+    state.idle_rounds = 0 if state.acted else state.idle_rounds + 1
+    state.longest_idle = max(state.longest_idle, state.idle_rounds)
+    state.acted = False
 
 
 @rule("engine.labyrinth-closed")
