@@ -131,7 +131,8 @@ def write_langs(meta: PackMeta, profile: Profile, components: Mapping[str, Compo
 
 
 def _write_job(job) -> Path:
-    return write_all(*job)
+    options = job[-1]
+    return (options.writer or write_all)(*job)
 
 
 def write_all(meta: PackMeta, profile: Profile, lang: str, components: Components,

@@ -37,6 +37,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--booklet", action="store_true",
                    help="also write rulebook-booklet.pdf (saddle-stitch, two-up on A4 landscape)")
     p.add_argument("--no-rulebook", action="store_true", help="cards only, no rulebook")
+    p.add_argument("--shop", default=None, metavar="VENDOR",
+                   help="files for a print vendor instead of the print-and-play set: generic, "
+                        "tgc, mpc, drivethru (templates/print/vendors/; a pack adds its own in "
+                        "print/vendors/), drawn at the vendor's sizes into "
+                        "build/<pack>/shops/VENDOR/<lang>/ (no rulebook)")
     p.set_defaults(run=run)
 
 
@@ -50,7 +55,7 @@ def _days(text: str) -> float:
 def build_rulebooks(model, folders: dict[str, Path], args: argparse.Namespace) -> None:
     """The rulebook of every built language, beside its cards (whose PNGs give the thumbnails);
     then the folder's manifest lists it too."""
-    if args.no_rulebook or not (model.pack.root / "rules").is_dir():
+    if args.no_rulebook or args.shop or not (model.pack.root / "rules").is_dir():
         return
     from pipeline.cards.outputs import refresh_manifest
     from pipeline.rulebook import build_rulebook
@@ -103,15 +108,22 @@ def _build_cards(
     unsafe = [d for d in check_assets(model) if d.severity is Severity.ERROR]
     if unsafe:
         raise RelicError(unsafe)
+    shop: dict = {}
+    if args.shop:
+        from pipeline.shops import build_options
+
+        shop = build_options(model, args.shop, quiet=args.quiet)
+    default_out = Path("build") / model.pack.id / shop.pop("subfolder", "")
     options = BuildOptions(
-        out_root=Path(args.out) if args.out else Path("build") / model.pack.id,
+        out_root=Path(args.out) if args.out else default_out,
         cache_dir=Path(args.cache),
         langs=() if args.lang == "all" else tuple(args.lang.split(",")),
         paper=args.paper,
         duplex=not args.no_duplex,
         proof=args.proof,
-        png=args.png and not args.no_png,
+        png=(args.png and not args.no_png) or shop.pop("png", False),
         workers=jobs,
         **({} if args.keep_cache_days is None else {"keep_cache_days": args.keep_cache_days}),
+        **shop,
     )
     return build(model, options, Progress(quiet=args.quiet), workers), model
