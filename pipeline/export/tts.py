@@ -169,10 +169,12 @@ class SaveBuilder:
         per_sheet = max_cols * max_rows - 1
         entries = list(group.entries)
         card_of: dict[str, tuple[int, dict]] = {}  # entity id -> (CardID, its CustomDeck)
-        for start in range(0, len(entries), per_sheet):
-            chunk = entries[start:start + per_sheet]
-            number = start // per_sheet + 1
-            key, custom = self._sheet(group, fmt, chunk, number)
+        chunks = [entries[i:i + per_sheet] for i in range(0, len(entries), per_sheet)]
+        grids = [sheet_grid(len(chunk), fmt, self.tts) for chunk in chunks]
+        cell = min(g.cell for g in grids)  # one card size for the deck (and its one back)
+        for number, (chunk, grid) in enumerate(zip(chunks, grids, strict=True), start=1):
+            key, custom = self._sheet(group, fmt, chunk, number,
+                                      SheetGrid(grid.cols, grid.rows, cell))
             for index, entry in enumerate(chunk):
                 card_of[entry.id] = (key * 100 + index, {str(key): custom})
         sideways = fmt.width > fmt.height
@@ -199,9 +201,8 @@ class SaveBuilder:
         })
         self.objects.append(deck)
 
-    def _sheet(self, group: Group, fmt: Format, chunk: list[Entry], number: int
-               ) -> tuple[int, dict]:
-        grid = sheet_grid(len(chunk), fmt, self.tts)
+    def _sheet(self, group: Group, fmt: Format, chunk: list[Entry], number: int,
+               grid: SheetGrid) -> tuple[int, dict]:
         images = self.images
         unique_back = group.back is None and any(e.back for e in chunk)
         keys = [e.front for e in chunk]

@@ -119,10 +119,12 @@ def convert(source: Path, target: Path, standard: str, title: str, colour: Colou
     folder = profile_folder(colour.icc, cache_dir)
     with tempfile.TemporaryDirectory(prefix=".relic-gs-", dir=target.parent) as work:
         work_dir = Path(work)
-        marks = work_dir / "pdfx.ps"
-        marks.write_text(_pdfmarks(standard, title, colour, str(folder / "default_cmyk.icc")),
-                         encoding="ascii")
-        out = work_dir / "out.pdf"  # a fixed name: Ghostscript's document ID uses it
+        # fixed relative names, run inside the folder: Ghostscript's document ID and its
+        # %%Invocation line depend on the file names it is given
+        (work_dir / "pdfx.ps").write_text(
+            _pdfmarks(standard, title, colour, str(folder / "default_cmyk.icc")), "ascii")
+        shutil.copyfile(source, work_dir / "in.pdf")
+        out = work_dir / "out.pdf"
         if standard == X1A:
             colour_args = ["-dPDFX", "-dCompatibilityLevel=1.3",
                            "-sColorConversionStrategy=CMYK", "-sProcessColorModel=DeviceCMYK"]
@@ -130,13 +132,12 @@ def convert(source: Path, target: Path, standard: str, title: str, colour: Colou
             colour_args = ["-dCompatibilityLevel=1.6",
                            "-sColorConversionStrategy=UseDeviceIndependentColor"]
         command = [executable(), "-q", "-dBATCH", "-dNOPAUSE", "-dSAFER",
-                   f"--permit-file-read={folder}/", f"--permit-file-read={work_dir}/",
-                   f"--permit-file-read={source.parent.resolve()}/",
-                   f"-sICCProfilesDir={folder}/", "-sDEVICE=pdfwrite", *colour_args,
-                   "-dEmbedAllFonts=true", "-dAutoRotatePages=/None",
-                   f"-sOutputFile={out}", str(marks), str(source)]
+                   f"--permit-file-read={folder}/", f"-sICCProfilesDir={folder}/",
+                   "-sDEVICE=pdfwrite", *colour_args, "-dEmbedAllFonts=true",
+                   "-dAutoRotatePages=/None", "-sOutputFile=out.pdf", "pdfx.ps", "in.pdf"]
         env = {**os.environ, "SOURCE_DATE_EPOCH": os.environ.get("SOURCE_DATE_EPOCH", EPOCH)}
-        run = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+        run = subprocess.run(command, capture_output=True, text=True, env=env, check=False,
+                             cwd=work_dir)
         if run.returncode != 0 or not out.is_file():
             detail = (run.stderr or run.stdout).strip().splitlines()[-3:]
             raise GhostscriptError(f"Ghostscript could not write {target.name}: "
