@@ -93,8 +93,8 @@ def sheet_grid(count: int, fmt: Format, tts: TtsProfile) -> SheetGrid:
     slots = count + 1
     if slots > max_cols * max_rows:
         raise ValueError(f"{count} cards do not fit one sheet of {max_cols} x {max_rows}")
-    cols = min(max_cols, max(2, slots))
-    rows = max(2, -(-slots // cols))
+    rows = max(2, -(-slots // max_cols))  # as few rows as the width allows, then
+    cols = max(2, -(-slots // rows))  # as few columns as those rows need
     per_mm = min(tts.card_dpi / 25.4, tts.sheet_max / (cols * fmt.width),
                  tts.sheet_max / (rows * fmt.height))
     return SheetGrid(cols, rows, (math.floor(fmt.width * per_mm), math.floor(fmt.height * per_mm)))
