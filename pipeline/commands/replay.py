@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
 from pipeline.diagnostics import RelicError, Span, error
+
+_ROUND_SEAT = re.compile(r"^r\d+ s-?\d+: ")
+"""The round-and-seat prefix an event line may carry ("r3 s1: "): the printer groups by round."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -47,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
             inner = ",".join(f"{k}={v}" for k, v in params.items())
             out.append(f"  [{who}] {kind}({inner})" if inner else f"  [{who}] {kind}")
         for event in step.get("events", []):
-            out.append(f"  {event.split(': ', 1)[-1]}")
+            out.append(f"  {_ROUND_SEAT.sub('', event, count=1)}")
     if args.verify:
         problems = _verify(log, Path(args.content), args.verify)
         out.append(

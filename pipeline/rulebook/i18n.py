@@ -137,6 +137,30 @@ WORDS: dict[str, dict[str, str]] = {
 }
 
 
+def pack_words(model: Any) -> Mapping[str, Mapping[str, str]]:
+    """The pack's own captions (`content/<pack>/print/labels.yaml`), which also name the pack's
+    data values, table columns (`field-<path>`) and component groups (`group-<kind>`) in the
+    book; empty when the pack has none."""
+    path = Path(model.pack.root) / "print" / "labels.yaml"
+    if not path.is_file():
+        return {}
+    found = _PACK_WORDS.get(path)
+    if found is None:
+        found = _PACK_WORDS[path] = dict(load_yaml(path).data.get("labels") or {})
+    return found
+
+
+_PACK_WORDS: dict[Path, dict[str, Mapping[str, str]]] = {}
+
+
+def pack_word(model: Any, key: str, lang: str) -> str | None:
+    """A pack caption in `lang` (or the source language), if the pack has one for `key`."""
+    text = pack_words(model).get(key)
+    if not isinstance(text, Mapping):
+        return None
+    return text.get(lang) or text.get(model.pack.source_language)
+
+
 def label(key: str, lang: str) -> str:
     return LABELS.get(lang, LABELS["en"]).get(key, key)
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pipeline.model import Model
-from pipeline.rulebook.i18n import WORDS, label, localized, word
+from pipeline.rulebook.i18n import WORDS, label, localized, pack_word, word
 
 # Russian needs three plural forms (1, 2-4, 5+); English two.
 PLURALS: dict[str, dict[str, tuple[str, ...]]] = {
@@ -148,7 +148,8 @@ def fmt(value: Any, model: Model, lang: str) -> str:
     if isinstance(value, str):
         if RANGE.match(value):
             return roll_range(value)
-        return entity_name(model, value, lang) or (word(value, lang) if value in WORDS else value)
+        return (entity_name(model, value, lang) or (word(value, lang) if value in WORDS else None)
+                or pack_word(model, value, lang) or value)
     text = localized(value, lang, model.pack.source_language)
     if isinstance(text, str):
         return text

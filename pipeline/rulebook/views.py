@@ -9,7 +9,7 @@ from typing import Any
 from urllib.parse import quote
 
 from pipeline.model import Entity, Model
-from pipeline.rulebook.i18n import label, localized, word
+from pipeline.rulebook.i18n import label, localized, pack_word, word
 from pipeline.rulebook.values import alternatives, amounts, fmt, number, roll_range
 
 SCHEMAS = Path(__file__).resolve().parents[2] / "schemas" / "kinds"
@@ -208,7 +208,8 @@ def components_view(model: Model, lang: str, kinds: list[str] | None) -> list[di
             counts[name] = counts.get(name, 0) + e.count
         items = [{"name": n, "count": number(counts[n])}
                  for n in sorted(counts, key=lambda n: n.lower())]
-        groups.append({"group": KINDS.get(kind, {}).get(lang, kind),
+        group = KINDS.get(kind, {}).get(lang) or pack_word(model, f"group-{kind}", lang) or kind
+        groups.append({"group": group,
                        "count": number(sum(counts.values())), "parts": items})
     return groups
 
@@ -230,7 +231,8 @@ FIELD_LABELS: dict[str, dict[str, str]] = {
 
 def list_view(model: Model, kind: str, fields: list[str], lang: str) -> dict[str, Any]:
     """A table of every entity of `kind`: name, then the fields (— where an entity lacks one)."""
-    heads = [FIELD_LABELS.get(f, {}).get(lang, f) for f in fields]
+    heads = [FIELD_LABELS.get(f, {}).get(lang) or pack_word(model, f"field-{f}", lang) or f
+             for f in fields]
     rows = []
     for e in sorted(model.of_kind(kind), key=lambda x: name_of(model, x, lang).lower()):
         cells = []

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from packdata import entities, fact, plain
 
@@ -87,6 +90,9 @@ SEED_FACTS = [
     ("combat-example", "damage_type", "physical"),
     ("combat-example", "losses.0", {"trait": "might", "amount": 2, "after": 3}),
     ("combat-example", "losses.1", {"trait": "speed", "amount": 1, "after": 4}),
+    # The vault: the same check is tried once a turn.
+    ("vault-example", "room", "vault"),
+    ("vault-example", "tries_per_turn", 1),
 ]
 
 
@@ -141,3 +147,82 @@ def test_fight_example_splits_the_damage_over_physical_traits() -> None:
 
 def test_trait_roll_example_rolls_the_trait_value() -> None:
     assert fact(PACK, "trait-roll-example", "dice") == fact(PACK, "trait-roll-example", "value")
+
+
+def test_explorers_have_four_tracks_of_eight_marks_over_a_death_mark() -> None:
+    explorers = _of_kind("explorer")
+    assert len(explorers) >= plain(PACK)["pack"]["players"]["max"]
+    for e in explorers:
+        assert set(e["traits"]) == {t["id"] for t in _of_kind("trait")}
+        for track in e["traits"].values():
+            assert len(track["track"]) == 8 and track["track"] == sorted(track["track"])
+            assert 1 <= track["start"] <= 8
+
+
+def test_the_fight_example_reads_off_its_explorer_s_tracks() -> None:
+    ex = entities(PACK)["combat-example"]
+    tracks = entities(PACK)[ex["explorer"]]["traits"]
+    might = tracks["might"]
+    assert might["track"][might["start"] - 1] == ex["value"]
+    for loss in ex["losses"]:
+        t = tracks[loss["trait"]]
+        assert t["track"][t["start"] - 1 - loss["amount"]] == loss["after"]
+
+
+def test_the_house_has_three_floors_each_with_a_landing_and_tiles() -> None:
+    rooms = _of_kind("room")
+    for floor in ("ground", "upper", "basement"):
+        assert len([r for r in rooms if r.get("start") == floor]) == 1
+        assert any(floor in r["floors"] and not r.get("start") for r in rooms)
+    assert all(r["doorways"] for r in rooms)
+    vault = entities(PACK)["vault"]
+    assert vault["effect"]["when"] == "action"
+
+
+def test_scenarios_have_monsters_missing_traits_and_omens_that_wake_them() -> None:
+    scenarios = _of_kind("scenario")
+    assert len(scenarios) >= 2
+    monsters = entities(PACK)
+    missing = [set(monsters[s["monster"]]["traits"]) ^ {"might", "speed", "knowledge", "sanity"}
+               for s in scenarios]
+    assert all(missing)
+    omen_scenarios = {o["scenario"] for o in _of_kind("omen")}
+    assert omen_scenarios == {s["id"] for s in scenarios}
+    for s in scenarios:
+        for side in s["sides"].values():
+            assert side["task"]["traits"] and side["wins"]
+
+
+# ----- the rulebook -----------------------------------------------------------------------------
+
+RULES = Path(__file__).resolve().parents[2] / "content" / PACK / "rules"
+REF = re.compile(r"\{\{.*?\}\}|\{#[a-z0-9-]+\}")
+LIST_MARK = re.compile(r"^\s*\d+\.\s")
+SECTION = re.compile(r"\{#([a-z0-9-]+)\}")
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_no_number_is_typed_in_the_rulebook(lang: str) -> None:
+    """Every number of the rules comes from a data reference (list numbering aside)."""
+    for path in sorted((RULES / lang).glob("*.md")):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            bare = LIST_MARK.sub("", REF.sub("", line))
+            assert not re.search(r"\d", bare), f"{path.name}:{n}: a typed number: {line!r}"
+
+
+def test_the_translation_has_every_chapter_and_section() -> None:
+    def sections(lang: str) -> dict[str, list[str]]:
+        return {p.name: SECTION.findall(p.read_text(encoding="utf-8"))
+                for p in sorted((RULES / lang).glob("*.md"))}
+
+    assert sections("en") == sections("ru")
+
+
+def test_the_rulebook_prints_every_provisional_rule_where_players_read_it() -> None:
+    """Each pack rule of our own design is cited by the chapter that explains it."""
+    text = " ".join(p.read_text(encoding="utf-8") for p in (RULES / "ru").glob("*.md"))
+    for decision in ("setup-rule", "turn-rule", "exploration-rule", "dread-rule", "death-rule",
+                     "monster-turn-rule", "handling-rule", "gain-rule", "die-faces", "die-count",
+                     "weapon-effects", "companion-effects", "scenarios", "house-tiles",
+                     "explorers", "omens", "monsters", "events", "vault"):
+        assert f'decision("{decision}")' in text, decision

@@ -143,3 +143,13 @@ def test_no_game_is_named_in_the_pipeline():
         sorted((ROOT / "pipeline").rglob("*.py")), names)
         if name in path.read_text(encoding="utf-8")]
     assert hits == []
+
+
+def test_replay_prints_event_lines_whole_after_their_round_prefix(pig, capsys, tmp_path):
+    run(capsys, "sim", *PACK, "--players", "2", "--games", "1", "--save-replay", str(tmp_path))
+    log = tmp_path / "game-00000.json"
+    raw = json.loads(log.read_text(encoding="utf-8"))
+    raw["steps"][1]["events"] = ["r1 s0: the vault: opened", "a line: with colons"]
+    log.write_text(json.dumps(raw), encoding="utf-8")
+    out = run(capsys, "replay", str(log))
+    assert "  the vault: opened\n" in out and "  a line: with colons\n" in out

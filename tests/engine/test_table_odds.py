@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import shutil
 from fractions import Fraction
 
 import pytest
@@ -58,11 +59,17 @@ def test_pools_of_a_custom_die_match_enumeration() -> None:
         assert pools[n] == {t: Fraction(c, total) for t, c in sorted(counts.items())}
 
 
-def test_relic_odds_answers_for_a_pack_without_an_engine(capsys) -> None:
+def test_relic_odds_answers_for_a_pack_without_an_engine(capsys, tmp_path) -> None:
     assert cli.main(["odds", "--pack", "dice-dungeon", "--content", str(ROOT / "content")]) == 0
     text = capsys.readouterr().out
     assert "== table exploration-table (d6)" in text and "2:1/5" in text
-    assert cli.main(["odds", "--pack", "haunted-house", "--content", str(ROOT / "content"),
+    # The haunted house without its ruleset: its own die, by the pack's table odds.
+    pack = tmp_path / "haunted-house"
+    shutil.copytree(ROOT / "content" / "haunted-house", pack)
+    manifest = pack / "pack.yaml"
+    manifest.write_text(manifest.read_text("utf-8").replace("ruleset: haunted-house\n", ""),
+                        "utf-8")
+    assert cli.main(["odds", "--pack", "haunted-house", "--content", str(tmp_path),
                      "--format", "json"]) == 0
     found = json.loads(capsys.readouterr().out)
     [one_die] = [r for r in found["die-house-die"]["rows"] if r["with"] == "1"]
