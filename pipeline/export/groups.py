@@ -76,14 +76,15 @@ def groups(components: Components, profile: Profile) -> tuple[Group, ...]:
             name = group.get("id") or name
             label = group.get("name") or name
         named.append((name, label, g))
-    # a kind in several formats without a deck to name its groups: each takes its format
-    seen = [n for n, _, _ in named]
-    formats = [g["format"] for _, _, g in named]
+    # a name shared by groups of several formats: a kind's groups take their format's name
+    # (tile, final-tile), a deck's groups their deck and format (else kind-format)
+    names = [n for n, _, _ in named]
+    single = {n for n in names if names.count(n) == 1}
     out = []
     for name, label, g in named:
-        if seen.count(name) > 1:
+        if name not in single:
             fmt = g["format"]
-            name = fmt if fmt not in seen and formats.count(fmt) == 1 else f"{name}-{fmt}"
+            name = fmt if g["back"] is None and fmt not in single else f"{name}-{fmt}"
         out.append(Group(name, label, g["kind"], g["format"], g["back"],
                          tuple(g["entries"].values())))
     return tuple(out)
