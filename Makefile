@@ -7,16 +7,16 @@ STAMP := $(VENV)/.installed
 .PHONY: pnp test check lint bench clean
 
 $(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
-	touch $(STAMP)
+	@$(PY) pipeline/bootstrap.py $(VENV)
 
 check: $(STAMP)
-	$(BIN)/relic check content/
+	@echo "relic: checking content/ (schemas, references, rules, the rulebook)…"
+	@$(BIN)/relic check content/
 
 pnp: check
-	$(BIN)/relic build --pack catacombs --lang all
+	@echo "relic: building the print-and-play set of catacombs (cards and rulebook, ru and en) into build/catacombs/…"
+	@$(BIN)/relic build --pack catacombs --lang all
+	@echo "relic: done: print at home from build/catacombs/<lang>/pnp/, send build/catacombs/<lang>/shop/ to a print shop, read build/catacombs/<lang>/rulebook.pdf"
 	@echo "relic: PNGs of every component (png/, 300 DPI) are opt-in: $(BIN)/relic build --pack catacombs --png"
 
 test: $(STAMP)

@@ -1,52 +1,197 @@
-"""Build speed: the canonical pack cold, a one-card edit, and a generated 1,000-card pack.
+"""Build speed: this tree against the previous release, the one-card edit, a generated pack.
 
-    .venv/bin/python bench/build_bench.py [--jobs N] [--cards 1000] [--skip-canonical]
+    .venv/bin/python bench/build_bench.py [--runs 3] [--baseline 5c6d838] [--skip-baseline]
+                                          [--skip-edit] [--cards 1000] [--jobs N]
 
-Every build runs `relic build` in a fresh process on a temporary copy of the content with an
-empty cache (cold), then again after changing one number on one card (incremental). Prints
-components per second; the targets are >= 100 cards/s cold on 2 cores and a one-card rebuild
-under 10% of the cold time.
+1. Before and after, in one run. The canonical pack, both languages, cards and rulebook, cold
+   (empty cache, fresh output folder), built by this tree and by the previous release: a
+   `git worktree` of the baseline commit under build/bench-baseline/ with its own venv (made
+   once, then reused). Each version builds its own content/catacombs. The runs take turns
+   (new, old, old, new, ...) and the medians are compared: the ratio new / old (target <= 0.4).
+   Throughput is given as components per second and as distinct faces per second (a face is
+   rendered once however many copies print it).
+2. The one-card edit, with the plain `relic build --pack catacombs --lang ru` (rulebook
+   included): a cold build, then one number changed on a card the book does not print (the
+   rockfall event's health loss), then one the book prints (the zombie's health, in its stat
+   block). Each edit's wall time as a share of the cold build (target <= 10%).
+3. A generated pack of N distinct cards (no rulebook), cold and after a one-card edit.
+
+Every build is a fresh `relic` process; wall time and CPU time (of the process tree) are
+measured here. Figures taken on a busy machine vary: the load average is printed with them.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-RELIC = [sys.executable, "-m", "pipeline.cli"]
+BASELINE = "5c6d838"
+BUILT = re.compile(r"relic: built \S+ \((\d+) components, (\d+) faces, (\d+) rendered\)")
 
 
-def relic_build(content: Path, pack: str, out: Path, cache: Path, jobs: int) -> tuple[float, float]:
-    """Wall seconds and CPU seconds (this process's children) of one `relic build` of the cards
-    (the rulebook is measured by bench/rulebook_bench.py)."""
-    cmd = [*RELIC, "build", "--pack", pack, "--content", str(content), "--out", str(out),
-           "--cache", str(cache), "--lang", "all", "--quiet", "--no-rulebook"]
+@dataclass(frozen=True)
+class Version:
+    """A tree that can run `relic`: this one, or the baseline's worktree."""
+
+    name: str
+    root: Path
+    python: Path
+
+    def relic(self) -> list[str]:
+        return [str(self.python), "-m", "pipeline.cli"]
+
+
+@dataclass(frozen=True)
+class Timed:
+    wall: float
+    cpu: float
+    components: int
+    faces: int
+    rendered: int
+
+
+def this_tree() -> Version:
+    return Version("this tree", ROOT, Path(sys.executable))
+
+
+def baseline(commit: str) -> Version:
+    """The worktree of `commit` under build/bench-baseline/, with its venv (made once)."""
+    folder = ROOT / "build" / "bench-baseline" / commit
+    if not (folder / "pyproject.toml").is_file():
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        print(f"making a worktree of {commit} in {folder.relative_to(ROOT)} ...", flush=True)
+        subprocess.run(["git", "worktree", "add", "--detach", str(folder), commit], cwd=ROOT,
+                       check=True, capture_output=True)
+    python = folder / ".venv" / "bin" / "python"
+    stamp = folder / ".venv" / ".installed"
+    if not stamp.is_file():
+        print(f"installing {commit} into its own venv (first run only, about a minute) ...",
+              flush=True)
+        subprocess.run([sys.executable, "-m", "venv", str(folder / ".venv")], check=True)
+        subprocess.run([str(python), "-m", "pip", "install", "--quiet", "-e", str(folder)],
+                       check=True)
+        stamp.touch()
+    return Version(f"release {commit}", folder, python)
+
+
+def build(version: Version, content: Path, pack: str, out: Path, cache: Path, lang: str,
+          jobs: int, *extra: str) -> Timed:
+    """One `relic build` in a fresh process: wall and CPU seconds, what it built."""
+    cmd = [*version.relic(), "build", "--pack", pack, "--content", str(content), "--out",
+           str(out), "--cache", str(cache), "--lang", lang, *extra]
     if jobs:
         cmd += ["--jobs", str(jobs)]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True,
+    done = subprocess.run(cmd, cwd=version.root, capture_output=True, text=True,
                           env={**os.environ, "CI": "1"})
-    elapsed = time.perf_counter() - started
+    wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
-        sys.exit(f"relic build failed ({done.returncode}):\n{done.stderr}")
+        sys.exit(f"{version.name}: relic build failed ({done.returncode}):\n{done.stderr}")
+    counts = [tuple(map(int, m)) for m in BUILT.findall(done.stderr)]
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return elapsed, cpu
+    return Timed(wall, cpu, sum(c[0] for c in counts), sum(c[1] for c in counts),
+                 sum(c[2] for c in counts))
 
 
-def components(out: Path) -> int:
-    return sum(json.loads(m.read_text())["total_components"] for m in out.glob("*/manifest.json"))
+def cold(version: Version, tmp: Path, lang: str, jobs: int, *extra: str) -> tuple[Timed, Path]:
+    """A cold build of the version's own canonical pack (copied, so edits stay private)."""
+    run = Path(tempfile.mkdtemp(prefix="run-", dir=tmp))
+    content = run / "content"
+    shutil.copytree(version.root / "content" / "catacombs", content / "catacombs")
+    timed = build(version, content, "catacombs", run / "out", run / "cache", lang, jobs, *extra)
+    return timed, run
+
+
+def edit(path: Path, pattern: str) -> str:
+    """Add 1 to the number that `pattern`'s second group matches; what changed."""
+    text = path.read_text(encoding="utf-8")
+    match = re.search(pattern, text, flags=re.S)
+    if match is None:
+        sys.exit(f"nothing to edit in {path}")
+    old = int(match[2])
+    path.write_text(text[:match.start(2)] + str(old + 1) + text[match.end(2):], encoding="utf-8")
+    return f"{old} -> {old + 1}"
+
+
+EDITS = {
+    # on the card only: the rockfall event's health loss, in both texts and in its outcome
+    "an event card the book does not print (rockfall: health lost)": [
+        ("cards.yaml", r"(- id: rockfall\n.*?ru: \"Все герои на этой площадке теряют )(\d+)"),
+        ("cards.yaml", r"(- id: rockfall\n.*?en: \"Every hero on this tile loses )(\d+)"),
+        ("cards.yaml", r"(- id: rockfall\n.*?outcome: \{health: -)(\d+)")],
+    # printed in the book: the zombie's health, in its stat block (and on its card, pictured)
+    "a monster the book prints (zombie: health)": [
+        ("monsters.yaml", r"(\n- id: zombie\n(?:  .*\n)*?  stats:\n    speed: \d+\n"
+                          r"    health: )(\d+)")],
+}
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def load() -> str:
+    return f"load average {os.getloadavg()[0]:.1f}"
+
+
+def before_and_after(new: Version, old: Version, runs: int, jobs: int, tmp: Path) -> None:
+    print(f"\n1. The canonical pack, both languages, cards and rulebook, cold: {new.name} "
+          f"against {old.name}, {runs} runs each, taking turns", flush=True)
+    times: dict[str, list[Timed]] = {new.name: [], old.name: []}
+    for i in range(runs):
+        order = (new, old) if i % 2 == 0 else (old, new)
+        for version in order:
+            timed, run = cold(version, tmp, "all", jobs)
+            shutil.rmtree(run, ignore_errors=True)
+            times[version.name].append(timed)
+            print(f"   run {i + 1}: {version.name}: {timed.wall:.2f} s wall, {timed.cpu:.2f} s "
+                  f"CPU ({load()})", flush=True)
+    for name, timed in times.items():
+        wall = median([t.wall for t in timed])
+        t = timed[0]
+        print(f"   {name}: median {wall:.2f} s wall, {median([t.cpu for t in timed]):.2f} s CPU;"
+              f" {t.components} components ({t.components / wall:.0f}/s), {t.faces} distinct "
+              f"faces ({t.faces / wall:.0f}/s)")
+    ratio = median([t.wall for t in times[new.name]]) / median([t.wall for t in times[old.name]])
+    print(f"   ratio {new.name} / {old.name}: {ratio:.2f} of the wall time (target <= 0.4)")
+
+
+def one_card_edit(version: Version, runs: int, jobs: int, tmp: Path) -> None:
+    print(f"\n2. The one-card edit with `relic build --pack catacombs --lang ru` (rulebook "
+          f"included), {version.name}, {runs} runs", flush=True)
+    colds: list[float] = []
+    edits: dict[str, list[float]] = {label: [] for label in EDITS}
+    for i in range(runs):
+        timed, run = cold(version, tmp, "ru", jobs)
+        colds.append(timed.wall)
+        line = [f"   run {i + 1}: cold {timed.wall:.2f} s"]
+        for label, changes in EDITS.items():
+            for file, pattern in changes:
+                edit(run / "content" / "catacombs" / file, pattern)
+            warm = build(version, run / "content", "catacombs", run / "out", run / "cache",
+                         "ru", jobs)
+            edits[label].append(warm.wall)
+            line.append(f"{label.split(' (')[0]} {warm.wall:.2f} s ({warm.rendered} faces)")
+        shutil.rmtree(run, ignore_errors=True)
+        print("; ".join(line) + f" ({load()})", flush=True)
+    base = median(colds)
+    print(f"   cold: median {base:.2f} s")
+    for label, walls in edits.items():
+        print(f"   {label}: median {median(walls):.2f} s = {100 * median(walls) / base:.1f}% of "
+              f"the cold build (target <= 10%)")
 
 
 def generated_pack(folder: Path, cards: int) -> Path:
@@ -70,56 +215,41 @@ def generated_pack(folder: Path, cards: int) -> Path:
     return pack
 
 
-EDITS = [
-    (r"(\n- id: zombie\n(?:  .*\n)*?  stats:\n    speed: \d+\n    health: )(\d+)", "zombie health"),
-    (r"(\n- id: event-0\n(?:  .*\n)*?  text: \{ru: 'Брось :d6:\. На )(\d+)", "event-0 roll"),
-]
-
-
-def edit_one_card(pack: Path) -> str:
-    """Change one number on one card (a copy of the content): returns what was changed."""
-    for path in sorted(pack.glob("*.yaml")):
-        text = path.read_text(encoding="utf-8")
-        for pattern, label in EDITS:
-            match = re.search(pattern, text)
-            if match:
-                value = int(match[2])
-                path.write_text(text[:match.start(2)] + str(value + 1) + text[match.end(2):],
-                                encoding="utf-8")
-                return f"{label} {value} -> {value + 1} in {path.name}"
-    sys.exit("nothing to edit")
-
-
-def run(label: str, content: Path, pack: str, jobs: int, tmp: Path) -> None:
-    out, cache = tmp / f"out-{pack}", tmp / f"cache-{pack}"
-    cold, cold_cpu = relic_build(content, pack, out, cache, jobs)
-    n = components(out)
-    cores = len(os.sched_getaffinity(0))
-    print(f"{label}: cold build of {n} components (all languages): {cold:.2f} s wall, "
-          f"{cold_cpu:.2f} s CPU -> {n / cold:.0f} cards/s wall; {n / cold_cpu * cores:.0f} "
-          f"cards/s if the CPU time spread evenly over {cores} idle cores "
-          f"(load average now {os.getloadavg()[0]:.1f})")
-    what = edit_one_card(content / pack)
-    warm, warm_cpu = relic_build(content, pack, out, cache, jobs)
-    print(f"{label}: one-card edit ({what}): {warm:.2f} s wall, {warm_cpu:.2f} s CPU = "
-          f"{100 * warm / cold:.1f}% of the cold wall time, {100 * warm_cpu / cold_cpu:.1f}% "
-          f"of its CPU time")
+def generated(cards: int, jobs: int, tmp: Path) -> None:
+    print(f"\n3. A generated pack of {cards} distinct cards (both languages, no rulebook)",
+          flush=True)
+    folder = tmp / "gen"
+    generated_pack(folder, cards)
+    version = this_tree()
+    first = build(version, folder, "generated", tmp / "gen-out", tmp / "gen-cache", "all", jobs)
+    print(f"   cold: {first.wall:.2f} s wall, {first.cpu:.2f} s CPU; {first.components} "
+          f"components ({first.components / first.wall:.0f}/s), {first.faces} distinct faces "
+          f"({first.faces / first.wall:.0f}/s) ({load()})")
+    change = edit(folder / "generated" / "cards.yaml",
+                  r"(\n- id: event-0\n(?:  .*\n)*?  text: \{ru: 'Брось :d6:\. На )(\d+)")
+    warm = build(version, folder, "generated", tmp / "gen-out", tmp / "gen-cache", "all", jobs)
+    print(f"   one-card edit (event-0 roll {change}): {warm.wall:.2f} s = "
+          f"{100 * warm.wall / first.wall:.1f}% of the cold build")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=0)
-    parser.add_argument("--cards", type=int, default=1000)
-    parser.add_argument("--skip-canonical", action="store_true")
+    parser.add_argument("--baseline", default=BASELINE, help="the previous release's commit")
+    parser.add_argument("--skip-baseline", action="store_true")
+    parser.add_argument("--skip-edit", action="store_true")
+    parser.add_argument("--cards", type=int, default=1000, help="0: no generated pack")
     args = parser.parse_args()
+    print(f"{len(os.sched_getaffinity(0))} cores, {load()}")
     with tempfile.TemporaryDirectory(prefix="relic-bench-") as name:
         tmp = Path(name)
-        if not args.skip_canonical:
-            content = tmp / "content"
-            shutil.copytree(ROOT / "content" / "catacombs", content / "catacombs")
-            run("catacombs", content, "catacombs", args.jobs, tmp)
-        generated_pack(tmp / "gen", args.cards)
-        run(f"generated {args.cards}", tmp / "gen", "generated", args.jobs, tmp)
+        if not args.skip_baseline:
+            before_and_after(this_tree(), baseline(args.baseline), args.runs, args.jobs, tmp)
+        if not args.skip_edit:
+            one_card_edit(this_tree(), args.runs, args.jobs, tmp)
+        if args.cards:
+            generated(args.cards, args.jobs, tmp)
 
 
 if __name__ == "__main__":

@@ -1,57 +1,63 @@
-"""Benchmark: one rulebook build per language of the catacombs pack, stage by stage.
+"""Benchmark: the catacombs rulebook per language, stage by stage, cold and from the cache.
 
-Stages: parse the Markdown and check every reference; render the HTML; lay the pages out
-(WeasyPrint); write the PDF; impose the booklet. Best of N runs.
-Usage: python bench/rulebook_bench.py [--runs N] [--lang ru|en|all] [--paper a5|a4]
+Stages: load the model; parse the Markdown and check every reference (and composing the
+units' HTML); lay the units out (WeasyPrint, on N worker processes, cold: one round on guessed
+page numbers and one on the real ones) and assemble the book; the same again from the cache
+(nothing changed); one chapter edited. Pictures are left out (they come from the card
+renderer, measured by bench/build_bench.py). Best of N runs.
+
+Usage: python bench/rulebook_bench.py [--runs N] [--lang ru|en|all] [--paper a5|a4] [--jobs J]
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
+import shutil
 import sys
+import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pipeline.rulebook import book as bk  # noqa: E402
-from pipeline.rulebook import pdf  # noqa: E402
+from pipeline.rulebook import make_book, prepare  # noqa: E402
 from pipeline.stages import load_model  # noqa: E402
 
 
-def one_run(lang: str, paper: str) -> dict[str, float]:
-    import weasyprint
-
+def one_run(lang: str, paper: str, jobs: int) -> dict[str, float]:
     times: dict[str, float] = {}
     start = time.perf_counter()
     model = load_model(ROOT / "content" / "catacombs")
     times["load model"] = time.perf_counter() - start
 
     start = time.perf_counter()
-    book = bk.parse_book(model.pack.root, lang)
-    problems = [*book.diagnostics, *bk.validate(model, book)]
-    times["parse + check references"] = time.perf_counter() - start
-    if problems:
-        raise SystemExit("\n".join(d.text() for d in problems))
+    composed = prepare(model, lang, paper=paper)
+    times["check references + compose"] = time.perf_counter() - start
 
-    start = time.perf_counter()
-    html = bk.render_html(model, book, paper=paper)
-    times["render HTML"] = time.perf_counter() - start
-
-    start = time.perf_counter()
-    with pdf.fixed_timestamps():
-        doc = weasyprint.HTML(string=html, base_url=str(bk.TEMPLATES) + "/",
-                              url_fetcher=pdf.FolderFetcher((bk.TEMPLATES,))).render()
-        times["layout"] = time.perf_counter() - start
+    with tempfile.TemporaryDirectory(prefix="relic-rulebook-bench-") as tmp, \
+            ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+        cache = Path(tmp)
         start = time.perf_counter()
-        data = doc.write_pdf()
-    times["write PDF"] = time.perf_counter() - start
-    times["pages"] = len(doc.pages)
-
-    start = time.perf_counter()
-    pdf.booklet(data)
-    times["booklet"] = time.perf_counter() - start
+        finished = make_book(composed, model, cache, executor=pool)
+        times["lay out + assemble, cold"] = time.perf_counter() - start
+        times["units laid out, cold"] = finished.laid_out
+        start = time.perf_counter()
+        again = make_book(prepare(model, lang, paper=paper), model, cache, executor=pool)
+        times["the same, from the cache"] = time.perf_counter() - start
+        times["units laid out, cached"] = again.laid_out
+        edited_pack = cache / "pack"
+        shutil.copytree(ROOT / "content" / "catacombs", edited_pack)
+        chapter = edited_pack / "rules" / lang / "06-traps.md"
+        chapter.write_text(chapter.read_text(encoding="utf-8") + "\n\n—\n", encoding="utf-8")
+        edited = load_model(edited_pack)
+        start = time.perf_counter()
+        changed = make_book(prepare(edited, lang, paper=paper), edited, cache, executor=pool)
+        times["one chapter edited"] = time.perf_counter() - start
+        times["units laid out, edited"] = changed.laid_out
+    times["units"] = finished.units
     return times
 
 
@@ -60,17 +66,17 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--lang", default="all")
     parser.add_argument("--paper", choices=["a5", "a4"], default="a5")
+    parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
     langs = ["ru", "en"] if args.lang == "all" else [args.lang]
     for lang in langs:
-        runs = [one_run(lang, args.paper) for _ in range(args.runs)]
+        runs = [one_run(lang, args.paper, args.jobs) for _ in range(args.runs)]
         best = {k: min(r[k] for r in runs) for k in runs[0]}
-        pages = int(best.pop("pages"))
-        total = sum(v for k, v in best.items() if k != "booklet")
-        print(f"{lang} ({args.paper}, {pages} pages), best of {args.runs}:")
-        for stage, seconds in best.items():
-            print(f"  {stage:<26} {seconds:6.2f} s")
-        print(f"  {'total (without booklet)':<26} {total:6.2f} s")
+        print(f"{lang} ({args.paper}, {int(best.pop('units'))} units, {args.jobs} workers), "
+              f"best of {args.runs}:")
+        for stage, value in best.items():
+            shown = f"{int(value):6d}" if stage.startswith("units") else f"{value:6.2f} s"
+            print(f"  {stage:<30} {shown}")
     return 0
 
 

@@ -372,8 +372,12 @@ def check_dependency_cycles(entities: Sequence[ValidEntity]) -> list[Diagnostic]
 
 
 def printed_kinds(pack: PackInfo) -> set[str]:
+    """The kinds the print profile prints (an entry's own `kind`, else its name)."""
     components = pack.print_profile.get("components", {})
-    return set(components) if isinstance(components, Mapping) else set()
+    if not isinstance(components, Mapping):
+        return set()
+    return {spec.get("kind", name) if isinstance(spec, Mapping) else name
+            for name, spec in components.items()}
 
 
 def check_unused(

@@ -24,7 +24,7 @@ from pipeline.cards.fonts import FontError, faces_for, missing_glyphs
 from pipeline.cards.formats import PROJECT_ROOT, Profile, load_labels, load_profile
 from pipeline.cards.layout import layout
 from pipeline.cards.progress import Progress
-from pipeline.cards.prune import KEEP_DAYS, Pruned, prune
+from pipeline.cards.prune import KEEP_DAYS, Pruned, mark_used, prune
 from pipeline.cards.render import Workers
 from pipeline.diagnostics import Diagnostic, RelicError, Span, error, relative
 from pipeline.model import Model
@@ -91,6 +91,9 @@ def build(model: Model, options: BuildOptions, progress: Progress | None = None,
     caller started early (`Workers(options.workers)`), else they start when needed."""
     started, began = time.perf_counter(), time.time() - 1  # 1 s: file times are coarse
     progress = progress or Progress(quiet=True)
+    from pipeline.cards.faces.spec import remember_checked_layouts
+
+    remember_checked_layouts(options.cache_dir)
     profile = load_profile(model.pack, options.paper)
     if options.adjust is not None:
         profile = options.adjust(profile)
@@ -100,6 +103,9 @@ def build(model: Model, options: BuildOptions, progress: Progress | None = None,
     expanded = {lang: expand(model, profile, lang, options.proof, load_labels(model.pack, lang))
                 for lang in model.pack.languages}
     layout_text = _layout_text(model, profile)
+    from pipeline.cards.faces.spec import ENTRIES
+
+    mark_used(*(e for e in ENTRIES if e.is_file() and options.cache_dir in e.parents))
     chars = charset(layout_text, *expanded.values())
     for lang in langs:
         check_fonts(model, profile, expanded[lang], layout_text)
@@ -221,7 +227,7 @@ def check_fonts(model: Model, profile: Profile, components: Components,
         raise RelicError([error("missing-font", str(exc), model.pack.manifest.span(("print",)),
                                 hint="install the font or set print.fonts in pack.yaml")]) from exc
     problems: list[Diagnostic] = []
-    every = {ch for face in components.faces.values() for ch in face.context}
+    every = set("".join(face.context for face in components.faces.values()))
     every |= set(layout_text)
     for font in fonts:
         missing = set(missing_glyphs(font, every))
@@ -249,8 +255,7 @@ def charset(layout_text: str, *expanded: Components) -> str:
     """Every character any face can print: the faces' data and the layouts' own text."""
     chars = {chr(c) for c in range(0x20, 0x7F)}
     for components in expanded:
-        for face in components.faces.values():
-            chars.update(face.context)
+        chars.update("".join(face.context for face in components.faces.values()))
     chars.update(layout_text)
     chars |= {c for ch in chars for c in ch.upper() + ch.lower()}  # `upper: true`
     chars |= set("\u2212\u2013\u2014\u00d7\u00b7")  # signs the renderer sets itself

@@ -7,6 +7,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from pipeline.cards.formats import Profile
@@ -31,13 +32,14 @@ class Face:
 class Component:
     """One physical copy of a printed entity."""
 
-    id: str
+    id: str  # the entity's id (suffixed with the entry's name for a kind's second print)
     kind: str
     copy: int  # 1-based
     copies: int
     format: str
     front: str  # Face.key
     back: str | None  # Face.key
+    entry: str = ""  # the print profile's entry (default: the kind)
 
     @property
     def name(self) -> str:
@@ -62,6 +64,10 @@ class Components:
         return out
 
 
+_MAPS = (dict, MappingProxyType)
+_SCALARS = (str, int, float, bool, type(None))
+
+
 def is_text(value: Any) -> bool:
     """A localized text mapping: every key a language code, every value a string."""
     return (
@@ -73,14 +79,18 @@ def is_text(value: Any) -> bool:
 
 
 def localize(value: Any, lang: str, fallback: str) -> Any:
-    """Plain data with every localized text replaced by its string in `lang` (or the source).
-    A localized text always has the source language (schemas/defs.json), so a mapping keyed
-    by two-letter ids that is not text (`{bb: neutral}`) stays a mapping."""
-    if is_text(value) and fallback in value:
-        return value.get(lang) or value.get(fallback) or next(iter(value.values()))
-    if isinstance(value, Mapping):
+    """Plain data (dicts and lists, from the model's frozen data too) with every localized
+    text replaced by its string in `lang` (or the source). A localized text always has the
+    source language (schemas/defs.json), so a mapping keyed by two-letter ids that is not text
+    (`{bb: neutral}`) stays a mapping."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind in _MAPS or isinstance(value, Mapping):
+        if fallback in value and is_text(value):
+            return value.get(lang) or value.get(fallback) or next(iter(value.values()))
         return {k: localize(v, lang, fallback) for k, v in value.items()}
-    if isinstance(value, list | tuple):
+    if kind is tuple or kind is list:
         return [localize(v, lang, fallback) for v in value]
     return value
 
@@ -100,7 +110,7 @@ def _strings(value: Any) -> Iterable[str]:
 
 
 def entity_view(entity: Entity, lang: str, fallback: str) -> dict[str, Any]:
-    view = localize(thaw(entity.data), lang, fallback)
+    view = localize(entity.data, lang, fallback)
     view["count"] = entity.count
     view["provisional"] = dict(entity.provisional)
     return view
@@ -131,7 +141,7 @@ def face_context(entity: Entity | None, kind: str, model: Model, lang: str,
     src = model.pack.source_language
     pack = {
         "id": model.pack.id,
-        "title": localize(thaw(model.pack.title), lang, src),
+        "title": localize(model.pack.title, lang, src),
         "lang": lang,
     }
     ctx: dict[str, Any] = {"kind": kind, "pack": pack, "lang": lang, "proof": proof,
@@ -157,6 +167,8 @@ def expand(model: Model, profile: Profile, lang: str, proof: bool,
     shared_backs: dict[tuple[str, str, Any], str] = {}
     for spec in profile.kinds:
         for entity in sorted(model.of_kind(spec.kind), key=lambda e: e.id):
+            if not spec.prints(entity.get):
+                continue
             fmt, template, back = spec.choose(entity.get)
             ctx = face_context(entity, spec.kind, model, lang, proof, labels, spec.ref_fields)
             front = _face("front", template, fmt, ctx, entity.id)
@@ -168,7 +180,7 @@ def expand(model: Model, profile: Profile, lang: str, proof: bool,
                 back_key = face.key
             elif back:
                 group = entity.get(spec.back_by) if spec.back_by else None
-                shared = (fmt, back, group)
+                shared = (spec.name, fmt, back, group)
                 if shared not in shared_backs:
                     bctx = face_context(None, spec.kind, model, lang, proof, labels)
                     if isinstance(group, str) and group in model.by_id:
@@ -179,6 +191,6 @@ def expand(model: Model, profile: Profile, lang: str, proof: bool,
                     shared_backs[shared] = face.key
                 back_key = shared_backs[shared]
             for copy in range(1, entity.count + 1):
-                items.append(Component(entity.id, spec.kind, copy, entity.count, fmt,
-                                       front.key, back_key))
+                items.append(Component(spec.component_id(entity.id), spec.kind, copy,
+                                       entity.count, fmt, front.key, back_key, spec.name))
     return Components(tuple(items), faces)

@@ -72,8 +72,19 @@ class Variant:
 
 
 @dataclass(frozen=True)
+class Where:
+    """Only the entities whose `field` equals `equals` are printed by an entry."""
+
+    field: str
+    equals: Any
+
+
+@dataclass(frozen=True)
 class KindPrint:
-    """How one kind is printed: format, front template, back template."""
+    """How one kind is printed: format, front template, back template.
+
+    `entry` is the profile's name for it: the kind itself, or another name when one kind is
+    printed as several components (a card and its standee: `{kind: warrior, ...}`)."""
 
     kind: str
     format: str
@@ -83,6 +94,21 @@ class KindPrint:
     back_by: str | None = None
     variants: tuple[Variant, ...] = ()
     ref_fields: tuple[str, ...] = ()  # shown of referenced entities, beyond their names
+    entry: str = ""  # the entry's name in print.components (default: the kind)
+    where: Where | None = None
+
+    @property
+    def name(self) -> str:
+        return self.entry or self.kind
+
+    def prints(self, get) -> bool:
+        """True for the entities this entry prints; `get(dotted)` reads their data."""
+        return self.where is None or get(self.where.field) == self.where.equals
+
+    def component_id(self, entity_id: str) -> str:
+        """The id of this entry's copies: the entity's id, suffixed with the entry's name when
+        the entry is not the kind itself (ids never hold a dot, so none can collide)."""
+        return entity_id if self.name == self.kind else f"{entity_id}.{self.name}"
 
     def choose(self, get) -> tuple[str, str, str | None]:
         """(format, template, back) for an entity; `get(dotted)` reads its data."""
@@ -107,6 +133,9 @@ class Profile:
 
     def for_kind(self, kind: str) -> KindPrint | None:
         return next((k for k in self.kinds if k.kind == kind), None)
+
+    def for_entry(self, name: str) -> KindPrint | None:
+        return next((k for k in self.kinds if k.name == name), None)
 
     @property
     def sheet(self) -> Sheet:
@@ -215,17 +244,20 @@ def load_profile(pack: PackInfo, paper: str | None = None) -> Profile:
     formats = {n: _format(n, f, bleed) for n, f in sorted(formats_raw.items())}
     sheets = {n: _sheet(n, s) for n, s in sorted(sheets_raw.items())}
     kinds = []
-    for kind, spec in sorted(raw.get("components", {}).items()):
+    for entry, spec in sorted(raw.get("components", {}).items()):
         variants = tuple(Variant(v["field"], v["equals"], v.get("format"), v.get("template"),
                                  v.get("back")) for v in spec.get("variants", []))
-        where = ("print", "components", kind)
+        where = ("print", "components", entry)
         for i, name in enumerate([spec["format"]] + [v.format for v in variants]):
             if name and name not in formats:
                 path = (*where, "format") if i == 0 else (*where, "variants", i - 1, "format")
                 errors.append(_unknown("format", name, formats, manifest.span(path)))
-        kinds.append(KindPrint(kind, spec["format"], spec.get("template", kind),
-                               spec.get("back"), bool(spec.get("back_per_entity", False)),
-                               spec.get("back_by"), variants, tuple(spec.get("ref_fields", ()))))
+        only = spec.get("where")
+        kinds.append(KindPrint(spec.get("kind", entry), spec["format"],
+                               spec.get("template", entry), spec.get("back"),
+                               bool(spec.get("back_per_entity", False)), spec.get("back_by"),
+                               variants, tuple(spec.get("ref_fields", ())), entry,
+                               Where(only["field"], only["equals"]) if only else None))
         errors += _missing_templates(kinds[-1], manifest.span(where), pack.root)
     chosen = paper or raw.get("paper", "a4")
     if chosen not in sheets:
@@ -243,7 +275,7 @@ def _missing_templates(spec: KindPrint, span: Span, pack_root: Path) -> list[Dia
 
     wanted = {spec.template} | {v.template for v in spec.variants if v.template}
     wanted |= {f"backs/{b}" for b in [spec.back, *(v.back for v in spec.variants)] if b}
-    return [error("unknown-template", f"print.components.{spec.kind}: no layout {name}.yaml",
+    return [error("unknown-template", f"print.components.{spec.name}: no layout {name}.yaml",
                   span, hint="layouts live in templates/layouts/ (backs in "
                              "templates/layouts/backs/) or the pack's print/layouts/")
             for name in sorted(wanted) if find(name, pack_root) is None]

@@ -157,14 +157,16 @@ def crop_marks(grid: Grid, fmt: Format, sheet: Sheet, used: int | None = None
         for y in ys:
             lines.append(Line(left - MARK_GAP - reach_x, y, left - MARK_GAP, y))
             lines.append(Line(right + MARK_GAP, y, right + MARK_GAP + reach_x, y))
-    # gutter guides: continue each cut line through the space between neighbouring trims
+    # gutter guides: continue each cut line through the space between neighbouring trims (a
+    # gutter is the bleed of both sides plus the sheet's gutter: never an empty slot)
+    gutter = 2 * fmt.bleed + grid.gutter + 0.01
     for x in xs:
         for a, b in pairwise(ys):
-            if _gap(a, b, trims, vertical=True, at=x) and b - a > 2 * MARK_GAP:
+            if _gap(a, b, trims, vertical=True, at=x) and 2 * MARK_GAP < b - a <= gutter:
                 lines.append(Line(x, a + MARK_GAP, x, b - MARK_GAP))
     for y in ys:
         for a, b in pairwise(xs):
-            if _gap(a, b, trims, vertical=False, at=y) and b - a > 2 * MARK_GAP:
+            if _gap(a, b, trims, vertical=False, at=y) and 2 * MARK_GAP < b - a <= gutter:
                 lines.append(Line(a + MARK_GAP, y, b - MARK_GAP, y))
     return tuple(Line(*(round(v, 4) for v in (ln.x1, ln.y1, ln.x2, ln.y2))) for ln in lines)
 

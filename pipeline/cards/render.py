@@ -32,7 +32,6 @@ from pipeline.cards.prune import mark_used
 
 ASSETS = PROJECT_ROOT / "assets"
 LAYOUTS = PROJECT_ROOT / "templates" / "layouts"
-TEMPLATES = LAYOUTS  # where the project's face templates (layouts) live
 RENDERER_VERSION = "2"
 SMALL_RENDER = 200  # fewer faces than this are drawn in-process: starting workers costs more
 PNG_DPI = 300
@@ -391,7 +390,7 @@ class Workers:
     """Where faces are drawn. With one worker, in this process. With more, a pool of `count`
     processes, started on first use (forked: they inherit everything already imported)."""
 
-    def __init__(self, count: int, scout: bool = True):
+    def __init__(self, count: int):
         self.count = count
         self._pool = None
 

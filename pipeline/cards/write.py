@@ -138,6 +138,9 @@ def _write_job(job) -> Path:
 def write_all(meta: PackMeta, profile: Profile, lang: str, components: Components,
               layouts: Mapping[str, Layout], rendered: Mapping[str, Rendered],
               options) -> Path:
+    from pipeline.cards.faces.text import font_set
+
+    font_set(tuple(sorted(profile.fonts.items())))  # the faces' fonts, in this process too
     final = options.out_root / lang
     staging = staging_for(final)
     out = Outputs(staging, options.cache_dir)
@@ -188,13 +191,13 @@ def _pngs(out: Outputs, profile: Profile, components: Components,
         out.link(Path(rendered[comp.front].png), f"png/{comp.name}.png")
         if comp.back:
             face = components.faces[comp.back]
-            spec = profile.for_kind(comp.kind)
+            spec = profile.for_entry(comp.entry or comp.kind)
             if spec is not None and spec.back_per_entity:
                 out.link(Path(rendered[comp.back].png), f"png/{comp.name}-back.png")
             elif comp.back not in shared:
                 shared.add(comp.back)
                 group = json.loads(face.context).get("group") or {}
-                name = f"png/back-{comp.kind}-{group.get('id', comp.format)}.png"
+                name = f"png/back-{comp.entry or comp.kind}-{group.get('id', comp.format)}.png"
                 out.link(Path(rendered[comp.back].png), name)
 
 
@@ -202,8 +205,9 @@ def _info(meta: PackMeta, profile: Profile, lang: str, components: Components,
           layouts: Mapping[str, Layout], files_of: Mapping[str, list[str]], options) -> dict:
     counts = components.counts()
     kinds: dict[str, int] = {}
-    for comp in components.items:
-        kinds[comp.kind] = kinds.get(comp.kind, 0) + 1
+    for comp in components.items:  # per print entry: a kind, or a kind's second print
+        name = comp.entry or comp.kind
+        kinds[name] = kinds.get(name, 0) + 1
     formats = {}
     for fmt, lay in sorted(layouts.items()):
         f = profile.formats[fmt]

@@ -6,6 +6,10 @@
 - every printed entity kind (keys of `print.components`) is shown somewhere -> rulebook-coverage
   (a warning)
 - every chapter and section of the source language is translated -> rulebook-translation
+- every picture of the prose is a file of the pack or assets/ (no URL, no file outside)
+  -> rulebook-image
+- every character the book prints has a glyph in the book's own fonts -> rulebook-glyph
+- a section named in quotes is not given again by `see()` -> rulebook-doubled-ref (a warning)
 """
 
 from __future__ import annotations
@@ -33,11 +37,14 @@ def check(model: Model) -> Iterable[Diagnostic]:
         if any(d.severity is Severity.ERROR for d in problems):
             continue
         try:
-            html = bk.render_html(model, book)
+            composed = bk.compose(model, book)
         except RefError as exc:  # validated above; kept for safety
             out.append(warning("rulebook-render", exc.message, Span(str(root / "rules" / lang))))
             continue
-        out += bk.placeholders_left(html, f"{root / 'rules' / lang} (rendered HTML)")
+        out += bk.placeholders_left(composed.whole(),
+                                    f"{root / 'rules' / lang} (rendered HTML)")
+        out += bk.glyph_problems(model, book, composed)
+        out += bk.doubled_references(book)
     out += bk.translation_gaps(root, books, model.pack.source_language)
     source = books.get(model.pack.source_language) or next(iter(books.values()), None)
     if source is not None:

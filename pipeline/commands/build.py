@@ -1,20 +1,40 @@
-"""`relic build --pack ID --lang ru|all`: print-ready PDFs, PNGs and a manifest."""
+"""`relic build --pack ID --lang ru|all`: print-ready PDFs, PNGs, the rulebook and a manifest.
+
+    load the model, refuse unsafe assets       (this process)
+    ├─ the cards: render faces, impose, write   (this process and its render workers)
+    └─ the rulebooks: check, compose, lay out   (a second process and its layout workers,
+       every language, through the cache         started before the cards, so that neither
+                                                  kind of work waits for the other)
+    link each book into its language's folder, list it in the manifest, prune the cache
+
+Both cores stay busy: while the card workers render, the book's units are laid out beside
+them; the book waits only for the component pictures it shows, and only in its last round.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import multiprocessing
 import sys
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from pipeline.commands.output import CacheLock, FolderError, build_lock, usable_folder
 
 if TYPE_CHECKING:
     from pipeline.cards import BuildResult
+    from pipeline.cards.progress import Progress
     from pipeline.cards.render import Workers
     from pipeline.model import Model
 
+NEVER = float("inf")  # the card build's own pruning is off: this command prunes, under a lock
+
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("build", help="build print-ready PDFs and PNGs of a pack")
+    p = sub.add_parser("build", help="build print-ready PDFs, PNGs and the rulebook of a pack")
     p.add_argument("--pack", required=True, help="the pack id (a folder in the content folder)")
     p.add_argument("--lang", default="all", help="a language of the pack, or 'all' (default)")
     p.add_argument("--content", default="content", help="the content folder (default: content)")
@@ -52,78 +72,290 @@ def _days(text: str) -> float:
     return value
 
 
-def build_rulebooks(model, folders: dict[str, Path], args: argparse.Namespace) -> None:
-    """The rulebook of every built language, beside its cards (whose PNGs give the thumbnails);
-    then the folder's manifest lists it too."""
-    if args.no_rulebook or args.shop or not (model.pack.root / "rules").is_dir():
-        return
-    from pipeline.cards.outputs import refresh_manifest
-    from pipeline.rulebook import build_rulebook
-
-    paper = args.rulebook_paper or model.pack.data.get("rules", {}).get("paper", "a5")
-    for lang, folder in folders.items():
-        written = build_rulebook(model, lang, folder, paper=paper, booklet=args.booklet,
-                                 proof=args.proof)
-        refresh_manifest(folder)
-        if not args.quiet:
-            for path in written:
-                print(f"relic: wrote {path}", file=sys.stderr)
+def usage(message: str) -> int:
+    print(f"relic: error[usage]: {message}", file=sys.stderr)
+    return 2
 
 
 def run(args: argparse.Namespace) -> int:
     from pipeline.cards.render import Workers, default_workers
 
+    cache_dir = Path(args.cache)
+    try:
+        usable_folder(cache_dir, "cache folder")
+        if args.out:
+            usable_folder(Path(args.out), "output folder")
+    except FolderError as exc:
+        return usage(str(exc))
     jobs = args.jobs or default_workers()
     with Workers(jobs) as workers:  # they import WeasyPrint while the model loads
-        result, model = _build_cards(args, jobs, workers)
-    if not args.quiet:
-        for lang in result.langs:
-            print(f"relic: built {lang.folder} ({lang.components} components, {lang.faces} faces,"
-                  f" {lang.rendered} rendered)", file=sys.stderr)
-        secs = result.seconds or float("inf")
-        print(f"relic: {result.components} components ({result.faces} distinct faces) in "
-              f"{result.seconds:.2f} s: {result.components / secs:.0f} components/s, "
-              f"{result.faces / secs:.0f} faces/s; "
-              + ", ".join(f"{name} {t:.2f} s" for name, t in result.stages), file=sys.stderr)
-        if result.pruned.files:
-            print(f"relic: removed {result.pruned.files} cache files "
-                  f"({result.pruned.bytes / 1e6:.1f} MB) no build used for "
-                  f"{result.pruned.days:g} days", file=sys.stderr)
-    build_rulebooks(model, {lang.lang: lang.folder for lang in result.langs}, args)
+        model = _load(args)
+        shop = _shop_options(model, args)
+        out_root = Path(args.out) if args.out else \
+            Path("build") / model.pack.id / shop.pop("subfolder", "")
+        try:
+            usable_folder(out_root, "output folder")
+            with build_lock(out_root, model.pack.id), CacheLock(cache_dir) as cache_lock:
+                _build(args, model, out_root, cache_dir, jobs, workers, cache_lock, shop)
+        except FolderError as exc:
+            return usage(str(exc))
     return 0
 
 
-def _build_cards(
-    args: argparse.Namespace, jobs: int, workers: Workers
-) -> tuple[BuildResult, Model]:
-    """Load the model, refuse unsafe assets, build the cards of every requested language."""
-    from pipeline.cards import BuildOptions, build
-    from pipeline.cards.progress import Progress
+def _load(args: argparse.Namespace) -> Model:
+    """The model, once its assets are known to be safe to read."""
     from pipeline.checks.assets import check as check_assets
     from pipeline.diagnostics import RelicError, Severity
     from pipeline.stages import load_model, pack_dir_for
 
-    pack_dir = pack_dir_for(Path(args.content), args.pack)
-    model = load_model(pack_dir)
+    model = load_model(pack_dir_for(Path(args.content), args.pack))
     unsafe = [d for d in check_assets(model) if d.severity is Severity.ERROR]
     if unsafe:
         raise RelicError(unsafe)
-    shop: dict = {}
-    if args.shop:
-        from pipeline.shops import build_options
+    return model
 
-        shop = build_options(model, args.shop, quiet=args.quiet)
-    default_out = Path("build") / model.pack.id / shop.pop("subfolder", "")
-    options = BuildOptions(
-        out_root=Path(args.out) if args.out else default_out,
-        cache_dir=Path(args.cache),
-        langs=() if args.lang == "all" else tuple(args.lang.split(",")),
-        paper=args.paper,
-        duplex=not args.no_duplex,
-        proof=args.proof,
-        png=(args.png and not args.no_png) or shop.pop("png", False),
-        workers=jobs,
-        **({} if args.keep_cache_days is None else {"keep_cache_days": args.keep_cache_days}),
-        **shop,
-    )
-    return build(model, options, Progress(quiet=args.quiet), workers), model
+
+def _shop_options(model: Model, args: argparse.Namespace) -> dict[str, Any]:
+    """With --shop VENDOR: what the vendor changes in the build's options (pipeline/shops)."""
+    if not args.shop:
+        return {}
+    from pipeline.shops import build_options
+
+    return build_options(model, args.shop, quiet=args.quiet)
+
+
+def _build(args: argparse.Namespace, model: Model, out_root: Path, cache_dir: Path, jobs: int,
+           workers: Workers, cache_lock: CacheLock, shop: dict[str, Any]) -> None:
+    from pipeline.cards import BuildOptions, build
+    from pipeline.cards.progress import Progress
+
+    began = time.time() - 1  # file times are coarse
+    langs = _languages(model, args)
+    progress = Progress(quiet=args.quiet)
+    books = Books.start(model, langs, args, cache_dir, jobs) if _wants_book(model, args) \
+        else None
+    try:
+        options = BuildOptions(
+            out_root=out_root, cache_dir=cache_dir,
+            langs=() if args.lang == "all" else tuple(args.lang.split(",")),
+            paper=args.paper, duplex=not args.no_duplex, proof=args.proof,
+            png=(args.png and not args.no_png) or shop.pop("png", False), workers=jobs,
+            keep_cache_days=NEVER, **shop)
+        result = build(model, options, progress, workers)
+        if books is not None:
+            books.cards_done()
+        _report_cards(result, args)
+        if books is not None:
+            books.finish(result, progress, args)
+    finally:
+        if books is not None:
+            books.stop()
+    _prune(cache_dir, args, began, cache_lock)
+
+
+def _languages(model: Model, args: argparse.Namespace) -> tuple[str, ...]:
+    return tuple(model.pack.languages) if args.lang == "all" else tuple(args.lang.split(","))
+
+
+def _wants_book(model: Model, args: argparse.Namespace) -> bool:
+    from pipeline.rulebook.source import languages_present
+
+    return not (args.no_rulebook or args.shop) and bool(languages_present(model.pack.root))
+
+
+def _report_cards(result: BuildResult, args: argparse.Namespace) -> None:
+    if args.quiet:
+        return
+    for lang in result.langs:
+        print(f"relic: built {lang.folder} ({lang.components} components, {lang.faces} faces,"
+              f" {lang.rendered} rendered)", file=sys.stderr)
+    secs = result.seconds or float("inf")
+    print(f"relic: {result.components} components ({result.faces} distinct faces) in "
+          f"{result.seconds:.2f} s: {result.components / secs:.0f} components/s, "
+          f"{result.faces / secs:.0f} faces/s; "
+          + ", ".join(f"{name} {t:.2f} s" for name, t in result.stages), file=sys.stderr)
+
+
+def _prune(cache_dir: Path, args: argparse.Namespace, began: float, lock: CacheLock) -> None:
+    from pipeline.cards.prune import KEEP_DAYS, prune
+
+    days = KEEP_DAYS if args.keep_cache_days is None else args.keep_cache_days
+    if not lock.alone():  # another build is using the cache: its files stay
+        return
+    pruned = prune(cache_dir, days, now=began)
+    if pruned.files and not args.quiet:
+        print(f"relic: removed {pruned.files} cache files ({pruned.bytes / 1e6:.1f} MB) no "
+              f"build used for {pruned.days:g} days", file=sys.stderr)
+
+
+# ----- the rulebooks, beside the cards ----------------------------------------------------------
+
+
+@dataclass
+class BookReport:
+    lang: str
+    pdf: Path | None = None
+    units: int = 0
+    laid_out: int = 0
+    rounds: int = 0
+    cached: bool = False
+    seconds: float = 0.0
+    problems: list[Any] = field(default_factory=list)
+
+
+class Books:
+    """Every requested language's rulebook, made in a second process while the cards build."""
+
+    def __init__(self, process, queue, cards_event, langs: tuple[str, ...]):
+        self.process = process
+        self.queue = queue
+        self.cards_event = cards_event
+        self.langs = langs
+        self.reports: dict[str, BookReport] = {}
+        self.units: dict[str, tuple[int, int, int]] = {}  # lang -> (round, done, to do)
+
+    @classmethod
+    def start(cls, model: Model, langs: tuple[str, ...], args: argparse.Namespace,
+              cache_dir: Path, jobs: int) -> Books:
+        ctx = multiprocessing.get_context("fork")
+        queue, cards_event = ctx.Queue(), ctx.Event()
+        paper = args.rulebook_paper or model.pack.data.get("rules", {}).get("paper", "a5")
+        settings = {"paper": paper, "proof": args.proof, "booklet": args.booklet}
+        process = ctx.Process(target=_books_process, name="relic-rulebooks",
+                              args=(model, langs, settings, cache_dir, jobs, queue, cards_event))
+        process.start()
+        return cls(process, queue, cards_event, langs)
+
+    def cards_done(self) -> None:
+        """The card build has rendered (and written) everything: a picture still missing will
+        not come from it, so the book renders it itself."""
+        self.cards_event.set()
+
+    def _receive(self, timeout: float | None) -> bool:
+        import queue as queues
+
+        try:
+            message = self.queue.get(timeout=timeout)
+        except queues.Empty:
+            return False
+        kind, lang, payload = message
+        if kind == "units":
+            self.units[lang] = payload
+        elif kind in ("done", "failed"):
+            self.reports[lang] = payload
+        return True
+
+    def finish(self, result: BuildResult, progress: Progress, args: argparse.Namespace) -> None:
+        """Wait for every book (with progress), then file each in its language's folder."""
+        from pipeline.cards.outputs import refresh_manifest
+        from pipeline.diagnostics import RelicError
+        from pipeline.rulebook import install
+
+        shown: tuple[int, int] | None = None  # (round, units to lay out) of the bar shown
+        counted = 0
+        while len(self.reports) < len(self.langs):
+            if not self.process.is_alive() and self.queue.empty():
+                raise RuntimeError("the rulebook process ended without a result")
+            if self._receive(0.1):
+                while self._receive(0):  # what came while the cards were built: the latest
+                    pass
+            busy = [u for lang, u in self.units.items() if lang not in self.reports]
+            if not busy:
+                continue
+            state = (max(r for r, _, _ in busy), sum(t for _, _, t in busy))
+            if state != shown:
+                label = f"laying out the rulebook ({', '.join(self.langs)})"
+                if state[0] > 1:
+                    label += f", round {state[0]} (with the page numbers of round {state[0] - 1})"
+                progress.start(label, state[1])
+                shown, counted = state, 0
+            done = sum(d for _, d, _ in busy)
+            if done > counted:
+                progress.advance(done - counted)
+                counted = done
+        progress.finish()
+        problems = [d for r in self.reports.values() for d in r.problems]
+        if problems:
+            raise RelicError(problems)
+        folders = {lang.lang: lang.folder for lang in result.langs}
+        for lang in self.langs:
+            report = self.reports[lang]
+            folder = folders[lang]
+            written = install(report.pdf, folder, args.booklet)
+            refresh_manifest(folder)
+            if not args.quiet:
+                how = ("from the cache" if report.cached and not report.laid_out else
+                       f"{report.laid_out} of {report.units} parts laid out, "
+                       f"{report.rounds} round{'s' if report.rounds > 1 else ''}")
+                for path in written:
+                    print(f"relic: wrote {path} ({how}, {report.seconds:.2f} s)",
+                          file=sys.stderr)
+
+    def stop(self) -> None:
+        """End the book process and its layout workers (its own process group), if the build
+        ended before them (an error, Ctrl-C)."""
+        import os
+        import signal
+
+        if self.process.is_alive():
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGTERM)
+        self.process.join(timeout=5)
+
+
+def _books_process(model: Model, langs: tuple[str, ...], settings: dict[str, Any],
+                   cache_dir: Path, jobs: int, queue, cards_event) -> None:
+    """In the second process: every language's book, laid out by a pool of `jobs` workers.
+    The process leads its own group, so that `Books.stop` ends its workers with it."""
+    import os
+    import threading
+    from concurrent.futures import ProcessPoolExecutor
+
+    from pipeline.rulebook.layout import warm
+
+    os.setpgrp()
+    executor = ProcessPoolExecutor(max_workers=jobs,
+                                   mp_context=multiprocessing.get_context("fork"))
+    try:
+        # the first task forks every worker at once (a fork pool starts them all then), from
+        # this one thread: forking while other threads run is unsafe. They import WeasyPrint
+        # while the books are composed.
+        for _ in range(jobs):
+            executor.submit(warm)
+        threads = [threading.Thread(target=_one_book, args=(model, lang, settings, cache_dir,
+                                                            executor, queue, cards_event))
+                   for lang in langs]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        executor.shutdown(cancel_futures=True)
+
+
+def _one_book(model: Model, lang: str, settings: dict[str, Any], cache_dir: Path, executor,
+              queue, cards_event) -> None:
+    from pipeline.diagnostics import RelicError, Span, error
+    from pipeline.rulebook import FacePictures, make_book, prepare
+
+    started = time.perf_counter()
+    report = BookReport(lang)
+    try:
+        pictures = FacePictures(model, lang, cache_dir, proof=settings["proof"],
+                                faces_ready=cards_event.is_set)
+        composed = prepare(model, lang, paper=settings["paper"], proof=settings["proof"],
+                           pictures=pictures)
+        finished = make_book(
+            composed, model, cache_dir, pictures=pictures, booklet=settings["booklet"],
+            executor=executor,
+            progress=lambda rnd, done, total: queue.put(("units", lang, (rnd, done, total))))
+        report.pdf = finished.pdf
+        report.units, report.laid_out = finished.units, finished.laid_out
+        report.rounds, report.cached = finished.rounds, finished.cached
+    except RelicError as exc:
+        report.problems = list(exc.diagnostics)
+    except Exception as exc:  # reported like any internal error, with the book's language
+        report.problems = [error("internal", f"rulebook ({lang}): {type(exc).__name__}: {exc}",
+                                 Span(str(model.pack.root)))]
+    report.seconds = time.perf_counter() - started
+    queue.put(("failed" if report.problems else "done", lang, report))

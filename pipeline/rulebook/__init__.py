@@ -24,7 +24,11 @@ Inline (inside a sentence):
   `entity-id.field.path`, for worked examples.
 - `{{ name("zombie") }}` an entity's name.
 - `{{ text("web") }}` / `{{ text("zombie", "special.0.text") }}` a localized text field.
-- `{{ see("monsters") }}` a cross-reference: "см. с. N" / "see p. N" (the real page).
+- `{{ see("monsters") }}` a cross-reference: "см. с. N" / "see p. N" (the real page); inside the
+  section's own chapter "см. ниже" / "see below" (or "above"): a chapter starts on a new page,
+  so only a reference inside its chapter can land on its own page.
+- `{{ page("monsters") }}` the page alone, "с. N" / "p. N" ("ниже" / "below" inside the
+  chapter), for a sentence that names the section itself.
 - `{{ title("monsters") }}` a section's title.
 - `{{ decision("engine.leave-by-hatch") }}` marks a sentence that states a decision recorded in
   the pack's trace files; prints nothing, except a flagged footnote in the proof build.
@@ -37,112 +41,43 @@ Blocks (alone in their paragraph):
 - `{{ components() }}` / `{{ components("token") }}` the component list with counts.
 - `{{ list_table("item", "price", "hands", "backpack") }}` every entity of a kind, one row each:
   its name, then the named fields (dotted paths).
-- `{{ thumbnails("monster") }}` / `{{ thumbnails("zombie", "ghost") }}` pictures of the rendered
-  components (from `relic build`'s PNGs next to the book); left out when none exist.
+- `{{ thumbnails("monster") }}` / `{{ thumbnails("zombie", "ghost") }}` pictures of the printed
+  components: the fronts the card renderer draws, rasterized at the size they print
+  (`pictures.py`); left out when the pack prints no such component.
+
+Pictures in the prose: `![alt](pictures/map.png)`, a file of the pack or of `assets/` by its
+path from the pack folder; URLs, absolute paths and files outside are refused
+(`error[rulebook-image]`).
 
 A value the content marks `provisional` prints as decided; the proof build (`--proof`) highlights
 it and gives the reason in a footnote. `relic check` reports every reference that does not
 resolve at its line and column in the Markdown (`error[rulebook-ref]`).
+
+The book is laid out unit by unit (cover, contents, each chapter, glossary, index), in
+parallel and through the cache; see `render.py`.
 """
+
 
 from __future__ import annotations
 
-import re
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable
+from concurrent.futures import Executor
 from pathlib import Path
 
 from pipeline.diagnostics import RelicError, Severity, Span, error
-from pipeline.fsutil import atomic_write
 from pipeline.model import Model
-from pipeline.rulebook.views import THUMBS_URL
+from pipeline.rulebook.pictures import FacePictures, FilePictures, NoPictures, Pictures
 
-__all__ = ["build_rulebook", "find_thumbnails"]
-
-COPY = re.compile(r"^(.+?)(?:-front|_front|\.front)?(?:-(\d+))?$")
-
-
-def find_thumbnails(model: Model, folder: Path) -> dict[str, Path]:
-    """PNG pictures of component fronts under `folder`, by entity id.
-
-    `relic build` writes `png/<id>-<copy>.png` (fronts) and `png/<id>-<copy>-back.png`; other
-    layouts (`<id>.png`, `<id>-front.png`) are found too. Backs are never used; the lowest copy
-    wins.
-    """
-    if not folder.is_dir():
-        return {}
-    found: dict[str, tuple[int, Path]] = {}
-    for png in sorted(folder.rglob("*.png")):
-        stem = png.stem
-        if stem.endswith(("-back", "_back", ".back")):
-            continue
-        if stem in model.by_id:
-            entity_id, copy = stem, 0
-        else:
-            m = COPY.match(stem)
-            if not m or m.group(1) not in model.by_id:
-                continue
-            entity_id, copy = m.group(1), int(m.group(2) or 0)
-        if entity_id not in found or copy < found[entity_id][0]:
-            found[entity_id] = (copy, png)
-    return {k: v[1] for k, v in found.items()}
+__all__ = ["FacePictures", "FilePictures", "NoPictures", "Pictures", "build_rulebook",
+           "install", "make_book", "prepare"]
 
 
-THUMB_PX = 320
-
-
-class Thumbnails(Mapping[str, Path]):
-    """Small copies of the 300-DPI component PNGs, made only for the pictures the book shows."""
-
-    def __init__(self, pictures: dict[str, Path], folder: Path):
-        self.pictures = pictures
-        self.folder = folder
-        self.made: dict[str, Path | None] = {}
-
-    def __getitem__(self, entity_id: str) -> Path:
-        if entity_id not in self.made:
-            self.made[entity_id] = self._shrink(entity_id)
-        made = self.made[entity_id]
-        if made is None:
-            raise KeyError(entity_id)
-        return made
-
-    def __contains__(self, entity_id: object) -> bool:
-        if entity_id not in self.pictures:
-            return False
-        try:
-            self[str(entity_id)]
-        except KeyError:
-            return False
-        return True
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.pictures)
-
-    def __len__(self) -> int:
-        return len(self.pictures)
-
-    def _shrink(self, entity_id: str) -> Path | None:
-        from PIL import Image
-
-        target = self.folder / f"{entity_id}.png"
-        try:
-            with Image.open(self.pictures[entity_id]) as img:
-                img.thumbnail((THUMB_PX, THUMB_PX * 2))
-                img.save(target)
-        except (OSError, ValueError):
-            return None  # not a readable picture: the thumbnail is left out
-        return target
-
-
-def build_rulebook(model: Model, lang: str, out_dir: Path, *, paper: str = "a5",
-                   booklet: bool = False, proof: bool = False) -> list[Path]:
-    """Write `out_dir/rulebook.pdf` (and `rulebook-booklet.pdf`); return the paths written.
-
-    Raises `RelicError` when the book has errors (unresolved references, missing chapters).
-    """
+def prepare(model: Model, lang: str, *, paper: str = "a5", proof: bool = False,
+            pictures: Pictures | None = None):
+    """The book checked and composed (`book.Composed`), or `RelicError` with every problem:
+    unresolved references, refused pictures, missing glyphs, missing chapters."""
     from pipeline.rulebook import book as bk
-    from pipeline.rulebook import pdf
 
     pack_root = model.pack.root
     if paper not in bk.PAPERS:
@@ -152,21 +87,73 @@ def build_rulebook(model: Model, lang: str, out_dir: Path, *, paper: str = "a5",
     if not parsed.chapters:
         raise RelicError([error("rulebook-missing", f"no rulebook chapters for '{lang}'",
                                 Span(str(pack_root / "rules" / lang)))])
-    problems = [*parsed.diagnostics, *bk.validate(model, parsed)]
+    problems = list(parsed.diagnostics)
+    if not any(d.severity is Severity.ERROR for d in problems):
+        try:  # composing renders every reference: a failure is then found again, with its place
+            composed = bk.compose(model, parsed, paper=paper, proof=proof, pictures=pictures)
+        except bk.RefError as exc:
+            found = bk.validate(model, parsed)
+            if not found:
+                raise RelicError([error("rulebook-ref", exc.message, Span(str(pack_root)),
+                                        exc.hint)]) from None
+            problems += found
+        else:
+            whole = composed.whole()
+            problems += bk.placeholders_left(whole, f"{lang} rulebook HTML")
+            problems += bk.glyph_problems(model, parsed, composed)
     errors = [d for d in problems if d.severity is Severity.ERROR]
     if errors:
         raise RelicError(errors)
-    out_dir = Path(out_dir)
-    with tempfile.TemporaryDirectory(prefix="relic-thumbs-") as tmp:
-        thumbs = Thumbnails(find_thumbnails(model, out_dir), Path(tmp))
-        html = bk.render_html(model, parsed, paper=paper, proof=proof, thumbnails=thumbs)
-        left = bk.placeholders_left(html, f"{lang} rulebook HTML")
-        if left:
-            raise RelicError(left)
-        roots = (bk.PROJECT_ROOT / "assets", bk.TEMPLATES, Path(tmp).resolve(),
-                 pack_root.resolve())
-        data = pdf.html_to_pdf(html, roots, bk.TEMPLATES, {THUMBS_URL: Path(tmp)})
-    written = [atomic_write(out_dir / "rulebook.pdf", data)]
+    return composed
+
+
+def make_book(composed, model: Model, cache_dir: Path, *, pictures: Pictures | None = None,
+              booklet: bool = False, executor: Executor | None = None,
+              progress: Callable[[int, int, int], None] | None = None):
+    """Lay the composed book out through the cache (and fold the booklet beside it): the
+    `render.Finished` book, its PDF in the cache."""
+    from pipeline.rulebook import pdf
+    from pipeline.rulebook.render import BookRenderer, project_roots
+
+    book_id = f"{model.pack.id}\0{composed.lang}\0{composed.paper}\0{composed.proof}"
+    renderer = BookRenderer(composed, pictures or NoPictures(), cache_dir,
+                            project_roots(model.pack.root.resolve()), book_id)
+    finished = renderer.run(executor, progress)
+    folded = booklet_of(finished.pdf)
+    if booklet and not folded.is_file():
+        from pipeline.cards.render import cache_write
+
+        cache_write(folded, pdf.booklet(finished.pdf.read_bytes()))
+    return finished
+
+
+def booklet_of(book: Path) -> Path:
+    """Where the cache keeps the saddle-stitch booklet of a cached book."""
+    return book.with_name(book.stem + "-booklet.pdf")
+
+
+def install(book: Path, out_dir: Path, booklet: bool = False) -> list[Path]:
+    """Link the cached book (and its booklet) into `out_dir`; the paths written."""
+    from pipeline.cards.outputs import link_or_copy
+
+    written = [Path(out_dir) / "rulebook.pdf"]
+    link_or_copy(book, written[0])
     if booklet:
-        written.append(atomic_write(out_dir / "rulebook-booklet.pdf", pdf.booklet(data)))
+        written.append(Path(out_dir) / "rulebook-booklet.pdf")
+        link_or_copy(booklet_of(book), written[1])
     return written
+
+
+def build_rulebook(model: Model, lang: str, out_dir: Path, *, paper: str = "a5",
+                   booklet: bool = False, proof: bool = False,
+                   pictures: Pictures | None = None, cache_dir: Path | None = None,
+                   executor: Executor | None = None) -> list[Path]:
+    """Write `out_dir/rulebook.pdf` (and `rulebook-booklet.pdf`); return the paths written.
+
+    Raises `RelicError` when the book has errors. Without `cache_dir` the book is laid out in
+    a temporary cache (nothing is reused)."""
+    composed = prepare(model, lang, paper=paper, proof=proof, pictures=pictures)
+    with tempfile.TemporaryDirectory(prefix="relic-rulebook-") as tmp:
+        finished = make_book(composed, model, Path(cache_dir or tmp), pictures=pictures,
+                             booklet=booklet, executor=executor)
+        return install(finished.pdf, out_dir, booklet)

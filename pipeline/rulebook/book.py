@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import copy
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from functools import cache, cached_property
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +21,7 @@ from pipeline.model import Model
 from pipeline.rulebook import references as refs_mod
 from pipeline.rulebook import views
 from pipeline.rulebook.i18n import label, localized
+from pipeline.rulebook.layout import CHARSET_ID
 from pipeline.rulebook.markdown import (
     Heading,
     ParsedChapter,
@@ -26,6 +30,7 @@ from pipeline.rulebook.markdown import (
     parse_chapter,
     to_html,
 )
+from pipeline.rulebook.pictures import NoPictures, Pictures
 from pipeline.rulebook.references import Context, RefError
 from pipeline.rulebook.source import load_chapters, load_glossary
 
@@ -35,7 +40,8 @@ GLOSSARY_LINE = re.compile(r"^[-*]\s+\*\*(.+?)\*\*")
 ENDINGS = {"ru": "аяоеиыуюйьё", "en": "e"}
 PLACEHOLDER_LEFT = re.compile(r"\{\{|\{%|\}\}|%\}")
 PAPERS = {"a5": "148mm 210mm", "a4": "210mm 297mm", "letter": "8.5in 11in"}
-WIDE = {"a5": "210mm 148mm", "a4": "297mm 210mm", "letter": "11in 8.5in"}  # wide tables
+FONTS = {"serif": "DejaVu Serif", "sans": "DejaVu Sans"}
+"""The book's two families: serif for the running text, sans for headings, tables and symbols."""
 FIXED_DATE = "2000-01-01T00:00:00Z"
 
 
@@ -105,10 +111,10 @@ def decisions(pack_root: Path) -> dict[str, str]:
     return found
 
 
-def context(model: Model, book: Book, proof: bool = False,
-            thumbnails: Mapping[str, Path] | None = None) -> Context:
-    return Context(model, book.lang, environment(), book.sections, thumbnails or {}, proof,
-                   decisions(model.pack.root))
+def context(model: Model, book: Book, proof: bool = False, paper: str = "a5") -> Context:
+    return Context(model, book.lang, environment(), book.sections, proof=proof,
+                   decisions=decisions(model.pack.root),
+                   places={h.id: h.span for h in book.headings}, paper=paper)
 
 
 def validate(model: Model, book: Book) -> list[Diagnostic]:
@@ -122,6 +128,40 @@ def validate(model: Model, book: Book) -> list[Diagnostic]:
             except RefError as exc:
                 out.append(error("rulebook-ref", f"{ref.source}: {exc.message}", ref.span,
                                  exc.hint))
+    return out
+
+
+QUOTED = re.compile(r"""["“«„]([^"“”«»„]+)["”»“]\s*\(?\s*$""")
+
+
+def doubled_references(book: Book) -> list[Diagnostic]:
+    """A section named in quotes and then given again by `see()` is one reference printed
+    twice: "See the chapter “The end of the game” (see p. 41)". The name is typed out or
+    made by `title()`; `page()` gives the page alone."""
+    out = []
+    chapter_of = {h.id: p.headings[0].text for p in book.parts if p.headings
+                  for h in p.headings}
+    for part in book.parts:
+        lines = part.chapter.text.split("\n")
+        for ref in part.refs:
+            if ref.name != "see" or not ref.args or ref.args[0] not in book.sections:
+                continue
+            target = ref.args[0]
+            before = lines[ref.line][: ref.start]
+            for r in part.refs:  # `"{{ title("x") }}" (` reads as the title itself
+                if r.line == ref.line and r.end <= ref.start and r.name == "title":
+                    before = before[: r.start] + book.sections.get(r.args[0], "") + \
+                        before[r.end:] if r.args else before
+            m = QUOTED.search(before)
+            named = m.group(1).strip().lower() if m else None
+            if named in (book.sections[target].lower(), chapter_of.get(target, "").lower()):
+                out.append(warning(
+                    "rulebook-doubled-ref",
+                    f"“{m.group(1).strip()}” is named in quotes and then referred to "
+                    f"again by {ref.source}",
+                    ref.span,
+                    hint=f'give its page once: “…”, {{{{ page("{target}") }}}} prints "'
+                    f'{label("page", book.lang)} N"'))
     return out
 
 
@@ -165,13 +205,6 @@ def _stems(term: str, lang: str) -> list[str]:
     return out
 
 
-@dataclass(frozen=True)
-class Rendered:
-    html: str
-    toc: list[Heading]
-    index: list[dict[str, Any]]
-
-
 def chapter_html(ctx: Context, part: ParsedChapter) -> str:
     def render_ref(n: int) -> tuple[Markup, bool]:
         ref = part.refs[n]
@@ -180,10 +213,106 @@ def chapter_html(ctx: Context, part: ParsedChapter) -> str:
     return to_html(part, render_ref)
 
 
-def render_html(model: Model, book: Book, *, paper: str = "a5", proof: bool = False,
-                thumbnails: Mapping[str, Path] | None = None) -> str:
-    """The book's HTML (raises `RefError` on a reference that does not resolve)."""
-    ctx = context(model, book, proof, thumbnails)
+PAGE_MARK = re.compile(f"{refs_mod.PAGE_OPEN}([^{refs_mod.PAGE_CLOSE}]*){refs_mod.PAGE_CLOSE}")
+PAGE_STYLE, BODY = "<!--relic:page-style-->", "<!--relic:body-->"
+PICTURE_URL = re.compile(re.escape(views.PICTURES_URL) + r"[^\"'\s)]+")
+CHARSET_STYLES = (("serif", "normal", "normal"), ("serif", "bold", "normal"),
+                  ("serif", "normal", "italic"), ("sans", "normal", "normal"),
+                  ("sans", "bold", "normal"), ("sans", "normal", "italic"))
+LIGATURES = "ff fi fl ffi ffl"
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A part of the book laid out on its own: the cover, the contents, a chapter, the
+    glossary or the index. Every unit starts on a new page; `body` holds page marks where
+    page numbers go (`references.page_mark`)."""
+
+    name: str
+    body: str
+
+    @property
+    def targets(self) -> list[str]:
+        return list(dict.fromkeys(m[1] for m in PAGE_MARK.finditer(self.body)))
+
+    @property
+    def pictures(self) -> list[str]:
+        return sorted(set(PICTURE_URL.findall(self.body)))
+
+
+@dataclass(frozen=True)
+class Composed:
+    """One language's book as HTML, unit by unit, before any page is laid out."""
+
+    lang: str
+    title: str
+    paper: str
+    proof: bool
+    document: str  # book.html.j2 with PAGE_STYLE and BODY to fill
+    units: tuple[Unit, ...]
+    pictures: Mapping[str, tuple[Any, int]]  # picture URL path -> (Picture, width px)
+
+    @cached_property
+    def characters(self) -> tuple[frozenset[str], frozenset[str]]:
+        """(running-text characters, `.sym` characters) the book prints, page numbers apart."""
+        from pipeline.rulebook.glyphs import printed_characters
+
+        text, symbols = printed_characters(self.whole())
+        return frozenset(text), frozenset(symbols)
+
+    def charset(self) -> str:
+        """Every character any unit prints (page numbers, hyphens and ligatures included):
+        each unit sets them all on a last, discarded page, so that every unit embeds the
+        very same font subsets and the assembled book holds each font once."""
+        text, symbols = self.characters
+        chars = set("0123456789\u2010 ") | text | symbols
+        chars |= set("".join(re.findall(r"content:[^;}]*", self.document)))  # CSS text
+        return "".join(sorted(ch for ch in chars if unicodedata.category(ch)[0] != "C"))
+
+    def fill(self, unit: Unit, number: Any) -> str:
+        return PAGE_MARK.sub(lambda m: number(m[1]), unit.body)
+
+    def html(self, unit: Unit, number: Any, first_page: int, charset: str) -> str:
+        """A unit's own HTML document: its page numbers filled in by `number(target)`, its
+        first page numbered `first_page`, and the charset page at the end."""
+        style = f"<style>@page :first {{ counter-reset: page {first_page}; }}</style>"
+        return self.document.replace(PAGE_STYLE, style).replace(
+            BODY, self.fill(unit, number) + charset_section(charset))
+
+    def whole(self) -> str:
+        """Every unit in one HTML text (page numbers left empty), for checks."""
+        return self.document.replace(PAGE_STYLE, "").replace(
+            BODY, "\n".join(self.fill(u, lambda t: "") for u in self.units))
+
+
+@cache
+def charset_section(charset: str) -> str:
+    """A last page with every character of the book in every style the book sets, each in the
+    faces that have it (a character a face lacks would pull in a fallback font)."""
+    from pipeline.cards.fonts import missing_glyphs
+    from pipeline.rulebook.glyphs import book_faces
+
+    faces = book_faces(tuple(sorted(FONTS.items())))
+    spaces = "".join(ch for ch in charset if ch.isspace())
+    paragraphs = []
+    for role, weight, style in CHARSET_STYLES:
+        face = faces[role][0 if (weight, style) == ("normal", "normal") else
+                           1 if weight == "bold" else 2]
+        lacking = set(missing_glyphs(face, charset))
+        glyphs = [ch for ch in charset if not ch.isspace() and ch not in lacking]
+        text = escape(glyphs[0] + "".join(f"{sp}{glyphs[0]}" for sp in spaces) + " " +
+                      " ".join(glyphs[1:]) + " " + LIGATURES)
+        paragraphs.append(f'<p style="font-family: \'{FONTS[role]}\'; font-weight: {weight}; '
+                          f'font-style: {style}; hyphens: manual; text-align: left">{text}</p>')
+    return (f'<section class="charset" id="{CHARSET_ID}" style="break-before: page">'
+            f'{"".join(paragraphs)}</section>')
+
+
+def compose(model: Model, book: Book, *, paper: str = "a5", proof: bool = False,
+            pictures: Pictures | None = None) -> Composed:
+    """The book's units as HTML (raises `RefError` on a reference that does not resolve)."""
+    figures = views.Figures(pictures or NoPictures())
+    ctx = replace(context(model, book, proof, paper=paper), figures=figures)
     terms = glossary_terms(book)
     book = replace(book, chapters=tuple(replace(p, tokens=copy.deepcopy(p.tokens))
                                         for p in book.chapters))
@@ -195,42 +324,51 @@ def render_html(model: Model, book: Book, *, paper: str = "a5", proof: bool = Fa
         index.setdefault(ti, []).append(f"ix-{n}")
     entries = sorted(({"term": terms[ti].text, "anchors": a} for ti, a in index.items()),
                      key=lambda e: e["term"].lower().replace("ё", "е"))
-    chapters = [{"id": p.headings[0].id if p.headings else p.chapter.slug,
-                 "html": Markup(chapter_html(ctx, p))} for p in book.chapters]
-    glossary = Markup(chapter_html(ctx, book.glossary)) if book.glossary else None
     toc = [h for h in book.headings if h.level <= 2]
     if entries:
         toc.append(Heading(1, "index", label("index", book.lang), Span("", 1, 1)))
-    cover = cover_pictures(model, book.lang, ctx.thumbnails)
     src = model.pack.source_language
-    return environment().get_template("book.html.j2").render(
-        lang=book.lang,
-        title=localized(model.pack.title, book.lang, src),
-        description=localized(model.pack.data.get("description"), book.lang, src),
-        subtitle=label("subtitle", book.lang),
-        labels={k: label(k, book.lang) for k in ("contents", "index", "proof", "see", "page")},
-        toc=toc,
-        chapters=chapters,
-        glossary=glossary,
-        index=entries,
-        cover=cover,
-        proof=proof,
-        page_size=PAPERS[paper],
-        wide_size=WIDE[paper],
-        paper=paper,
-        date=FIXED_DATE,
-        base_font="9.5pt" if paper == "a5" else "10.5pt",
-    )
+    title = str(localized(model.pack.title, book.lang, src))
+    env = environment()
+    labels = {k: label(k, book.lang) for k in ("contents", "index", "proof", "see", "page")}
+    common = {"lang": book.lang, "labels": labels, "proof": proof, "page": refs_mod.page_mark}
+    cover = [pic for e in model.of_kind("monster")
+             if (pic := figures.use(model, e.id, book.lang, "cover")) is not None][:4]
+    units = [Unit("cover", env.get_template("cover.html.j2").render(
+                 **common, title=title, subtitle=label("subtitle", book.lang), cover=cover,
+                 description=localized(model.pack.data.get("description"), book.lang, src))),
+             Unit("contents", env.get_template("contents.html.j2").render(**common, toc=toc))]
+    for part in book.chapters:
+        anchor = part.headings[0].id if part.headings else part.chapter.slug
+        units.append(Unit(part.chapter.path.stem, f'<section class="chapter" '
+                          f'id="chapter-{anchor}">\n{chapter_html(ctx, part)}\n</section>'))
+    if book.glossary:
+        units.append(Unit("glossary", f'<section class="chapter glossary">\n'
+                          f"{chapter_html(ctx, book.glossary)}\n</section>"))
+    if entries:
+        units.append(Unit("index", env.get_template("index.html.j2").render(
+            **common, index=entries)))
+    document = env.get_template("book.html.j2").render(
+        lang=book.lang, title=title, proof=proof, page_size=PAPERS[paper], fonts=FONTS,
+        paper=paper, date=FIXED_DATE, labels=labels,
+        block_picture_mm=views.PICTURE_MM["block"],
+        base_font="9.5pt" if paper == "a5" else "10.5pt")
+    return Composed(book.lang, title, paper, proof, document, tuple(units),
+                    dict(figures.used))
 
 
-def cover_pictures(model: Model, lang: str, thumbnails: Mapping[str, Path],
-                   most: int = 4) -> list[dict[str, str]]:
-    """The first monster cards that have a rendered picture, for the cover."""
-    pics = []
-    for e in model.of_kind("monster"):
-        if len(pics) < most and e.id in thumbnails:
-            pics.append(views.thumb(model, e.id, lang, thumbnails[e.id]))
-    return pics
+def render_html(model: Model, book: Book, *, paper: str = "a5", proof: bool = False,
+                pictures: Pictures | None = None) -> str:
+    """The whole book's HTML in one text (page numbers left out): what checks read."""
+    return compose(model, book, paper=paper, proof=proof, pictures=pictures).whole()
+
+
+def glyph_problems(model: Model, book: Book, composed: Composed) -> list[Diagnostic]:
+    """Characters of the book that its fonts lack (they would print from a fallback font)."""
+    from pipeline.rulebook.glyphs import check_glyphs
+
+    sources = [(p.chapter.display, p.chapter.text) for p in book.parts]
+    return check_glyphs(composed.characters, FONTS, sources, model.pack.manifest.span())
 
 
 def placeholders_left(html: str, display: str) -> list[Diagnostic]:

@@ -15,6 +15,10 @@ LABELS: dict[str, dict[str, str]] = {
     "ru": {
         "contents": "Содержание",
         "see": "см. с.",
+        "see_below": "см. ниже",
+        "see_above": "см. выше",
+        "below": "ниже",
+        "above": "выше",
         "page": "с.",
         "glossary": "Словарь терминов",
         "index": "Указатель",
@@ -54,6 +58,10 @@ LABELS: dict[str, dict[str, str]] = {
     "en": {
         "contents": "Contents",
         "see": "see p.",
+        "see_below": "see below",
+        "see_above": "see above",
+        "below": "below",
+        "above": "above",
         "page": "p.",
         "glossary": "Glossary",
         "index": "Index",

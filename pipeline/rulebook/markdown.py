@@ -9,11 +9,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markupsafe import Markup
 
+from pipeline.checks.assets import ASSETS
+from pipeline.checks.assets import problem as asset_problem
 from pipeline.diagnostics import Diagnostic, Span, error
 from pipeline.rulebook.source import Chapter, Reference, scan
 
@@ -24,6 +28,7 @@ BLOCK_PLACEHOLDER = re.compile(f"<p>{OPEN}(\\d+){CLOSE}</p>")
 INDEX_MARK = re.compile(f"{IX_OPEN}(\\d+){IX_MID}([^{IX_CLOSE}]*){IX_CLOSE}")
 HEADING_ID = re.compile(r"\s*\{#([a-z0-9]+(?:-[a-z0-9]+)*)\}\s*$")
 QUOTES = {"ru": "«»„“", "en": "“”‘’"}
+IMAGE_TYPES = (".png", ".jpg", ".jpeg", ".svg")
 
 
 @dataclass(frozen=True)
@@ -87,11 +92,62 @@ def _headings(chapter: Chapter, tokens: list[Token]) -> tuple[list[Heading], lis
     return found, problems
 
 
+IMAGE = re.compile(r"!\[[^\]]*\]\(\s*<?([^)>\s]*)")
+FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+def _image_problem(src: str, pack_root: Path) -> str | None:
+    why = asset_problem(src, pack_root)
+    if why is None and not src.lower().endswith(IMAGE_TYPES):
+        why = f"is not a picture the book can print ({', '.join(IMAGE_TYPES)})"
+    return why
+
+
+def _image_diagnostics(chapter: Chapter, pack_root: Path) -> list[Diagnostic]:
+    """Every `![alt](src)` of the prose (outside code blocks) names a picture file of the pack
+    or of assets/, by a path from the pack folder: never a URL, an absolute path or a file
+    outside. Checked on the source text, so that links markdown-it refuses to parse (`file:`)
+    are reported too, at their own line and column."""
+    out = []
+    fenced = False
+    for n, line in enumerate(chapter.text.split("\n")):
+        if FENCE.match(line):
+            fenced = not fenced
+        if fenced:
+            continue
+        for m in IMAGE.finditer(line):
+            why = _image_problem(m.group(1), pack_root)
+            if why is not None:
+                out.append(error("rulebook-image", f"image {m.group(1)!r} {why}",
+                                 Span(chapter.display, n + 1, m.start() + 1),
+                                 hint="pictures are files in the pack folder or assets/, "
+                                 "named by their path from the pack folder"))
+    return out
+
+
+def _resolve_images(tokens: list[Token], pack_root: Path) -> None:
+    """An image's src becomes its file's URL; a refused one (reported) shows nothing."""
+    for block in tokens:
+        for tok in block.children or ():
+            if tok.type != "image":
+                continue
+            src = unquote(str(tok.attrGet("src") or ""))
+            if _image_problem(src, pack_root) is not None:
+                tok.attrSet("src", "")
+                continue
+            found = next(root / src for root in (pack_root.resolve(), ASSETS)
+                         if (root / src).resolve().is_file())
+            tok.attrSet("src", found.resolve().as_uri())
+
+
 def parse_chapter(chapter: Chapter) -> ParsedChapter:
     refs, problems = scan(chapter)
     md = parser(chapter.lang)
     tokens = md.parse(_with_placeholders(chapter.text, refs))
     headings, more = _headings(chapter, tokens)
+    pack_root = chapter.path.parent.parent.parent  # <pack>/rules/<lang>/<chapter>.md
+    more += _image_diagnostics(chapter, pack_root)
+    _resolve_images(tokens, pack_root)
     if not headings or headings[0].level != 1:
         more.append(error("rulebook-chapter", "a chapter starts with a '# Title' heading",
                           Span(chapter.display, 1, 1)))

@@ -3,15 +3,11 @@
 from __future__ import annotations
 
 import io
-import logging
-import os
-import threading
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+import re
+from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-import weasyprint
 from pypdf import PdfReader, PdfWriter
 from pypdf.generic import (
     ArrayObject,
@@ -27,28 +23,21 @@ MIME = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
         ".svg": "image/svg+xml", ".css": "text/css"}
 A4_LANDSCAPE = (841.8898, 595.2756)
 FIXED_DATE = "D:20000101000000+00'00'"
-SOURCE_DATE_EPOCH = "946684800"  # 2000-01-01
 
 
 class FolderFetcher(URLFetcher):
     """Serves `file:` URLs of known file types under the allowed folders; refuses the rest.
 
     No network: http(s), data, ftp and files elsewhere (symlinks and `..` resolved first) fail.
+    `files` serves virtual URL paths (`/relic-pictures/zombie-260.png`): they keep a picture's
+    URL, and so its name in the PDF, independent of where its file is.
     """
 
-    def __init__(self, roots: tuple[Path, ...], virtual: Mapping[str, Path] | None = None):
+    def __init__(self, roots: tuple[Path, ...], files: Mapping[str, Path] | None = None):
         super().__init__(allowed_protocols=("file",))
-        self.virtual = {prefix: root.resolve() for prefix, root in (virtual or {}).items()}
-        self.roots = tuple(r.resolve() for r in roots) + tuple(self.virtual.values())
+        self.files = {path: Path(f).resolve() for path, f in (files or {}).items()}
+        self.roots = tuple(r.resolve() for r in roots)
         self.refused: list[str] = []
-
-    def local_path(self, url_path: str) -> Path:
-        """A virtual folder (`/relic-thumbs/…`) keeps URLs, and so image ids, independent of
-        where the files really are; everything else is a plain file path."""
-        for prefix, root in self.virtual.items():
-            if url_path.startswith(prefix):
-                return root / url_path[len(prefix):]
-        return Path(url_path)
 
     def allowed(self, path: Path) -> bool:
         real = path.resolve()
@@ -56,44 +45,33 @@ class FolderFetcher(URLFetcher):
 
     def fetch(self, url: str, headers: object = None) -> URLFetcherResponse:
         parts = urlsplit(url)
-        path = self.local_path(unquote(parts.path))
-        if parts.scheme != "file" or parts.netloc not in ("", "localhost") or \
-                path.suffix.lower() not in MIME or not self.allowed(path):
+        local = unquote(parts.path)
+        ok = parts.scheme == "file" and parts.netloc in ("", "localhost")
+        if ok and local in self.files:
+            path = self.files[local]
+        else:
+            path = Path(local)
+            ok = ok and self.allowed(path)
+        if not ok or path.suffix.lower() not in MIME:
             self.refused.append(url)
             raise ValueError(f"refused to fetch {url}")
         mime = MIME[path.suffix.lower()]
         return URLFetcherResponse(url, path.read_bytes(), {"Content-Type": mime})
 
 
-_ENV_LOCK = threading.Lock()
+# A space that ends a run of text right before an inline element ("with them <b>1</b>") is
+# measured by WeasyPrint as part of the line while Pango, which wraps the run, lets it hang: a
+# run that fits only without its space is then cut after its first word, which strands that word
+# alone on a line ("every relic keeper in / the / game …"). Given its own inline box, the space
+# is a place to break all the same, the run before it measures what it shows, and the element
+# after it (an index mark, say) still starts at its first letter, where its anchor belongs.
+SPACE_BEFORE_INLINE = re.compile(r"(?<=[^\s>]) (<(?:a|b|i|em|strong|span|code|s|sub|sup)\b[^>]*>)")
+SPACE = "<span> </span>"
 
 
-@contextmanager
-def fixed_timestamps() -> Iterator[None]:
-    """fontTools stamps subset fonts with the current time unless SOURCE_DATE_EPOCH is set.
-
-    The environment is process-wide, so renders that need it run one at a time.
-    """
-    with _ENV_LOCK:
-        old = os.environ.get("SOURCE_DATE_EPOCH")
-        os.environ["SOURCE_DATE_EPOCH"] = SOURCE_DATE_EPOCH
-        try:
-            yield
-        finally:
-            if old is None:
-                os.environ.pop("SOURCE_DATE_EPOCH", None)
-            else:
-                os.environ["SOURCE_DATE_EPOCH"] = old
-
-
-def html_to_pdf(html: str, roots: tuple[Path, ...], base: Path,
-                virtual: Mapping[str, Path] | None = None) -> bytes:
-    """The PDF of `html`; byte-identical for identical input (fixed dates, fixed font stamps)."""
-    fetcher = FolderFetcher(roots, virtual)
-    logging.getLogger("weasyprint").setLevel(logging.ERROR)
-    with fixed_timestamps():
-        doc = weasyprint.HTML(string=html, base_url=str(base) + "/", url_fetcher=fetcher).render()
-        return doc.write_pdf()
+def bind_spaces(html: str) -> str:
+    """Give every space that precedes an inline element's start tag a box of its own."""
+    return SPACE_BEFORE_INLINE.sub(lambda m: SPACE + m[1], html)
 
 
 def booklet_order(n: int) -> list[tuple[int, int]]:

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import jinja2
 from markupsafe import Markup
 
+from pipeline.diagnostics import Span
 from pipeline.model import Entity, Model, split_path
 from pipeline.rulebook import views
 from pipeline.rulebook.i18n import LABELS, label
@@ -23,6 +23,13 @@ from pipeline.rulebook.values import PLURALS, fmt, plural
 
 MISSING = object()
 MAX_THUMBS = 8
+PAGE_OPEN, PAGE_CLOSE = "\ue010", "\ue011"
+
+
+def page_mark(target: str) -> str:
+    """Where the page number of section (or anchor) `target` goes; the book fills it in once
+    its pages are laid out."""
+    return f"{PAGE_OPEN}{target}{PAGE_CLOSE}"
 
 
 class RefError(Exception):
@@ -42,9 +49,12 @@ class Context:
     lang: str
     env: jinja2.Environment
     sections: Mapping[str, str] = field(default_factory=dict)
-    thumbnails: Mapping[str, Path] = field(default_factory=dict)
+    figures: views.Figures = field(default_factory=views.Figures)
     proof: bool = False
     decisions: Mapping[str, str] = field(default_factory=dict)
+    places: Mapping[str, Span] = field(default_factory=dict)  # section id -> its heading
+    here: Span | None = None  # the reference being rendered (set by `render`)
+    paper: str = "a5"
 
 
 @dataclass(frozen=True)
@@ -200,18 +210,21 @@ def r_table(ctx: Context, args: tuple[Any, ...]) -> Markup:
 
 def r_monster(ctx: Context, args: tuple[Any, ...]) -> Markup:
     e = entity(ctx, args[0], "monster")
-    view = views.monster_view(ctx.model, e, ctx.lang, ctx.thumbnails.get(e.id))
+    view = views.monster_view(ctx.model, e, ctx.lang,
+                              ctx.figures.use(ctx.model, e.id, ctx.lang, "block"))
     return _block(ctx, "monster.html.j2", e, m=view)
 
 
 def r_matrix(ctx: Context, args: tuple[Any, ...]) -> Markup:
     e = entity(ctx, args[0], "matrix")
-    return _block(ctx, "matrix.html.j2", e, t=views.matrix_view(ctx.model, e, ctx.lang))
+    return _block(ctx, "matrix.html.j2", e,
+                  t=views.matrix_view(ctx.model, e, ctx.lang, ctx.paper))
 
 
 def r_character(ctx: Context, args: tuple[Any, ...]) -> Markup:
     e = entity(ctx, args[0], "character")
-    view = views.character_view(ctx.model, e, ctx.lang, ctx.thumbnails.get(e.id))
+    view = views.character_view(ctx.model, e, ctx.lang,
+                                ctx.figures.use(ctx.model, e.id, ctx.lang, "block"))
     return _block(ctx, "character.html.j2", e, c=view)
 
 
@@ -251,12 +264,16 @@ def r_thumbnails(ctx: Context, args: tuple[Any, ...]) -> Markup:
         ids = [entity(ctx, a).id for a in args]
     if not ids:
         raise RefError("thumbnails() needs a kind or entity ids")
-    pics: list[dict[str, str]] = []
+    pics: list[dict[str, Any]] = []
+    names: set[str] = set()
     for i in ids:
-        if i in ctx.thumbnails and len(pics) < MAX_THUMBS:
-            pic = views.thumb(ctx.model, i, ctx.lang, ctx.thumbnails[i])
-            if all(p["name"] != pic["name"] for p in pics):  # identical fronts once
-                pics.append(pic)
+        name = views.name_of(ctx.model, ctx.model.by_id[i], ctx.lang)
+        if len(pics) >= MAX_THUMBS or name in names:  # identical fronts once
+            continue
+        pic = ctx.figures.use(ctx.model, i, ctx.lang, "strip")
+        if pic is not None:
+            names.add(name)
+            pics.append(pic)
     if not pics:
         return Markup("")
     return _block(ctx, "thumbnails.html.j2", None, pics=pics)
@@ -274,20 +291,55 @@ def r_decision(ctx: Context, args: tuple[Any, ...]) -> Markup:
                   "</span></span>").format(label("provisional", ctx.lang), args[0], found)
 
 
-def r_see(ctx: Context, args: tuple[Any, ...]) -> Markup:
-    target = args[0]
+def _section(ctx: Context, target: Any) -> str:
     if not isinstance(target, str) or target not in ctx.sections:
         raise RefError(
             f"no section with id '{target}' in the {ctx.lang} book",
             did_you_mean(str(target), sorted(ctx.sections)),
         )
-    return Markup('<a class="see" href="#{}">{}&nbsp;</a>').format(target, label("see", ctx.lang))
+    return target
+
+
+def nearby(ctx: Context, target: str) -> str | None:
+    """"below" or "above" when the section is in the chapter the reference is in, else None.
+
+    A chapter starts on a new page, so a reference to a section of another chapter is never on
+    the page it points at; inside its own chapter it may be, and a page number there would
+    point the reader at the page they are reading. So references inside a chapter say where
+    the section is, and references across chapters give the page.
+    """
+    place = ctx.places.get(target)
+    if place is None or ctx.here is None or place.file != ctx.here.file:
+        return None
+    return "below" if place.line > ctx.here.line else "above"
+
+
+def r_see(ctx: Context, args: tuple[Any, ...]) -> Markup:
+    """"see p. N" (another chapter) or "see below" / "see above" (the same chapter)."""
+    target = _section(ctx, args[0])
+    where = nearby(ctx, target)
+    if where is not None:
+        return Markup('<a class="see-near" href="#{}">{}</a>').format(
+            target, label(f"see_{where}", ctx.lang))
+    return Markup('<a class="see" href="#{}" data-page="{}">{}&nbsp;</a>').format(
+        target, page_mark(target), label("see", ctx.lang))
+
+
+def r_page(ctx: Context, args: tuple[Any, ...]) -> Markup:
+    """"p. N" (another chapter) or "below" / "above" (the same chapter), for prose that
+    already says "see" or names the section: "… in “The end of the game”, p. 41"."""
+    target = _section(ctx, args[0])
+    where = nearby(ctx, target)
+    if where is not None:
+        return Markup('<a class="see-near" href="#{}">{}</a>').format(
+            target, label(where, ctx.lang))
+    return Markup('<a class="see" href="#{}" data-page="{}">{}&nbsp;</a>').format(
+        target, page_mark(target), label("page", ctx.lang))
 
 
 def r_title(ctx: Context, args: tuple[Any, ...]) -> Markup:
     """The title of a section, as a link."""
-    target = args[0]
-    r_see(ctx, args)
+    target = _section(ctx, args[0])
     return Markup('<a class="title-ref" href="#{}">{}</a>').format(target, ctx.sections[target])
 
 
@@ -317,7 +369,10 @@ SPECS: dict[str, Spec] = {
              "list_table(\"item\", \"price\", \"hands\", \"backpack\")"),
         Spec("thumbnails", ("kind-or-entity",), 99, True, r_thumbnails,
              "pictures of rendered components (left out when none were built)"),
-        Spec("see", ("section",), 0, False, r_see, "a cross-reference: \"see p. N\""),
+        Spec("see", ("section",), 0, False, r_see,
+             "a cross-reference: \"see p. N\" (\"see below\" inside the same chapter)"),
+        Spec("page", ("section",), 0, False, r_page,
+             "a page reference without \"see\": \"p. N\" (\"below\" inside the chapter)"),
         Spec("decision", ("decision-id",), 0, False, r_decision,
              "marks a rule decided by the pack (trace.yaml decisions); shown only in the proof"),
         Spec("title", ("section",), 0, False, r_title, "a section's title as a link"),
@@ -339,7 +394,7 @@ def check_arity(ref: Reference) -> None:
 def render(ctx: Context, ref: Reference) -> Markup:
     """The reference's HTML, or `RefError`."""
     check_arity(ref)
-    return SPECS[ref.name].render(ctx, ref.args)
+    return SPECS[ref.name].render(replace(ctx, here=ref.span), ref.args)
 
 
 def explained_kinds(ctx: Context, ref: Reference) -> set[str]:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from pipeline.model import Entity, Model
 from pipeline.rulebook.i18n import label, localized, pack_word, word
+from pipeline.rulebook.pictures import NoPictures, Picture, Pictures, pixels
 from pipeline.rulebook.values import alternatives, amounts, fmt, number, roll_range
 
 SCHEMAS = Path(__file__).resolve().parents[2] / "schemas" / "kinds"
@@ -27,7 +29,7 @@ KINDS: dict[str, dict[str, str]] = {
     "tile": {"ru": "Площадки", "en": "Tiles"},
     "monster": {"ru": "Карты монстров", "en": "Monster cards"},
     "item": {"ru": "Карты предметов", "en": "Item cards"},
-    "card": {"ru": "Прочие карты", "en": "Other cards"},
+    "card": {"ru": "Карты", "en": "Cards"},
     "deck": {"ru": "Рубашки колод", "en": "Deck backs"},
     "token": {"ru": "Жетоны", "en": "Tokens"},
     "trap": {"ru": "Открытые ловушки", "en": "Open traps"},
@@ -39,8 +41,12 @@ def name_of(model: Model, e: Entity, lang: str) -> str:
 
 
 def printed_kinds(model: Model) -> list[str]:
+    """The kinds the print profile prints (an entry's own `kind`, else its name)."""
     comps = model.pack.print_profile.get("components", {})
-    return sorted(comps) if isinstance(comps, Mapping) else []
+    if not isinstance(comps, Mapping):
+        return []
+    return sorted({spec.get("kind", name) if isinstance(spec, Mapping) else name
+                   for name, spec in comps.items()})
 
 
 def physical_kinds(model: Model) -> list[str]:
@@ -83,7 +89,8 @@ def _players(spread: Mapping[str, Any]) -> list[dict[str, str]]:
     return [{"players": roll_range(k), "count": number(v)} for k, v in spread.items()]
 
 
-def monster_view(model: Model, e: Entity, lang: str, thumb: Path | None) -> dict[str, Any]:
+def monster_view(model: Model, e: Entity, lang: str,
+                 thumb: Mapping[str, Any] | None) -> dict[str, Any]:
     normal = e.get("stats") or {}
     ctrl = e.get("controlled") or {}
     lines = []
@@ -113,7 +120,7 @@ def monster_view(model: Model, e: Entity, lang: str, thumb: Path | None) -> dict
         "attack": ", ".join(word(a, lang) for a in e.get("attack", ())),
         "reward_normal": alternatives(rewards.get("uncontrolled", ()), model, lang),
         "reward_controlled": alternatives(rewards.get("controlled", ()), model, lang),
-        "thumb": thumb_url(thumb) if thumb else None,
+        "thumb": thumb,
     }
 
 
@@ -149,8 +156,21 @@ def symbol(cell: Mapping[str, Any] | None) -> str:
     return text
 
 
-def matrix_view(model: Model, e: Entity, lang: str) -> dict[str, Any]:
-    """Obstacles down, monsters (or species) across; cells in symbols with a legend."""
+MATRIX_COLUMNS = {"a5": 5, "a4": 8, "letter": 8}
+"""The most monster columns one matrix table takes on a page of that size (portrait): wider
+matrices are split into tables of near-equal width, one under the other."""
+
+
+def column_groups(count: int, most: int) -> list[range]:
+    """`count` columns in the fewest tables of at most `most`, as even as possible."""
+    tables = max(1, -(-count // most))
+    size = -(-count // tables)
+    return [range(i, min(i + size, count)) for i in range(0, count, size)]
+
+
+def matrix_view(model: Model, e: Entity, lang: str, paper: str = "a5") -> dict[str, Any]:
+    """Obstacles down, monsters (or species) across; cells in symbols with a legend. A matrix
+    wider than the page is split into tables of a few monster columns each."""
     src = model.pack.source_language
     heads = []
     for row in e.get("rows", ()):
@@ -161,22 +181,26 @@ def matrix_view(model: Model, e: Entity, lang: str) -> dict[str, Any]:
                 if sp.get("id") == row["species"]:
                     title = str(localized(sp.get("name"), lang, src))
         heads.append(title)
-    rows = []
+    names, cells = [], []
     for ob in e.get("obstacles", ()):
         found = model.by_id.get(ob)
-        name = name_of(model, found, lang) if found else OBSTACLES.get(ob, {}).get(lang, ob)
-        cells = [symbol(row.get("cells", {}).get(ob)) for row in e.get("rows", ())]
-        rows.append({"name": name, "cells": cells})
+        names.append(name_of(model, found, lang) if found else OBSTACLES.get(ob, {}).get(lang, ob))
+        cells.append([symbol(row.get("cells", {}).get(ob)) for row in e.get("rows", ())])
+    tables = [{"heads": [heads[i] for i in cols],
+               "rows": [{"name": name, "cells": [row[i] for i in cols]}
+                        for name, row in zip(names, cells, strict=True)]}
+              for cols in column_groups(len(heads), MATRIX_COLUMNS.get(paper, 5))]
     legend = LEGEND.get(lang, LEGEND["en"])
     keys = [("✓", "pass"), ("■", "blocked"), ("≈", "held"), ("☠", "dies"),
             ("−N", "loses-health"), ("⚒", "breaks"), ("↻N", "turns"), ("≤N", "width")]
-    return {"id": e.id, "name": name_of(model, e, lang), "heads": heads, "rows": rows,
-            "legend": [f"{sym} {legend[key]}" for sym, key in keys]
-            + [legend["shielded"], legend["controlled"]],
+    return {"id": e.id, "name": name_of(model, e, lang), "tables": tables,
+            "legend": [{"symbol": sym, "meaning": legend[key]} for sym, key in keys],
+            "notes": [legend["shielded"], legend["controlled"]],
             "text": localized(e.get("text"), lang, src) if e.get("text") else None}
 
 
-def character_view(model: Model, e: Entity, lang: str, thumb: Path | None) -> dict[str, Any]:
+def character_view(model: Model, e: Entity, lang: str,
+                   thumb: Mapping[str, Any] | None) -> dict[str, Any]:
     src = model.pack.source_language
     stats = [{"label": word(k, lang), "value": number(v), "pair": (word(k, lang), number(v))}
              for k, v in (e.get("stats") or {}).items()]
@@ -193,25 +217,46 @@ def character_view(model: Model, e: Entity, lang: str, thumb: Path | None) -> di
         "start": amounts(start, model, lang) if start else "—",
         "abilities": [localized(a.get("text"), lang, src) for a in e.get("abilities", ())
                       if a.get("text") is not None],
-        "thumb": thumb_url(thumb) if thumb else None,
+        "thumb": thumb,
     }
 
 
+def component_groups(model: Model, kind: str) -> list[tuple[Entity | None, list[Entity]]]:
+    """A kind's entities by the entity that groups them in the box: its deck when the print
+    profile gives the kind a back per group (`back_by: deck`), else one group for the kind."""
+    spec = model.pack.print_profile.get("components", {}).get(kind)
+    field = spec.get("back_by") if isinstance(spec, Mapping) else None
+    groups: dict[str | None, list[Entity]] = {}
+    for e in model.of_kind(kind):
+        owner = e.get(field) if field else None
+        groups.setdefault(owner if owner in model.by_id else None, []).append(e)
+    return [(model.by_id[g] if g is not None else None, members) for g, members in groups.items()]
+
+
 def components_view(model: Model, lang: str, kinds: list[str] | None) -> list[dict[str, Any]]:
-    """Per kind: its total and every distinct component name with its copies."""
+    """Per kind, and per deck where a kind is dealt in decks: its total and every distinct
+    component name with its copies."""
     chosen = kinds if kinds is not None else physical_kinds(model)
-    groups = []
+    out = []
     for kind in chosen:
-        counts: dict[str, int] = {}
-        for e in model.of_kind(kind):
-            name = name_of(model, e, lang)
-            counts[name] = counts.get(name, 0) + e.count
-        items = [{"name": n, "count": number(counts[n])}
-                 for n in sorted(counts, key=lambda n: n.lower())]
-        group = KINDS.get(kind, {}).get(lang) or pack_word(model, f"group-{kind}", lang) or kind
-        groups.append({"group": group,
-                       "count": number(sum(counts.values())), "parts": items})
-    return groups
+        for owner, members in component_groups(model, kind):
+            counts: dict[str, int] = {}
+            for e in members:
+                name = name_of(model, e, lang)
+                counts[name] = counts.get(name, 0) + e.count
+            items = [{"name": n, "count": number(counts[n])}
+                     for n in sorted(counts, key=lambda n: n.lower())]
+            title = (name_of(model, owner, lang) if owner is not None
+                     else kind_label(model, kind, lang))
+            out.append({"group": title, "kind": kind, "count": number(sum(counts.values())),
+                        "parts": items})
+    return out
+
+
+def kind_label(model: Model, kind: str, lang: str) -> str:
+    """A kind's name in the box contents (the pack's print labels may give it: group-KIND)."""
+    return (KINDS.get(kind, {}).get(lang) or pack_word(model, f"group-{kind}", lang)
+            or kind.replace("-", " ").capitalize())
 
 
 FIELD_LABELS: dict[str, dict[str, str]] = {
@@ -243,14 +288,28 @@ def list_view(model: Model, kind: str, fields: list[str], lang: str) -> dict[str
     return {"heads": heads, "rows": rows}
 
 
-THUMBS_URL = "/relic-thumbs/"
+PICTURES_URL = "/relic-pictures/"
+PICTURE_MM = {"cover": 26.0, "block": 22.0, "strip": 19.0}
+"""Printed widths of component pictures: on the cover, beside a stat block, in a strip."""
 
 
-def thumb(model: Model, entity_id: str, lang: str, path: Path) -> dict[str, str]:
-    return {"name": name_of(model, model.by_id[entity_id], lang), "src": thumb_url(path)}
+@dataclass
+class Figures:
+    """The component pictures a book shows, each at the width it is printed: views ask for one
+    by entity id and place; the book rasterizes exactly the ones asked for, at that size."""
 
+    pictures: Pictures = field(default_factory=NoPictures)
+    used: dict[str, tuple[Picture, int]] = field(default_factory=dict)  # URL path -> use
 
-def thumb_url(path: Path) -> str:
-    """A stable virtual URL: WeasyPrint names images by the hash of their URL, so a temporary
-    folder's name must not reach it (builds stay byte-identical)."""
-    return f"file://{THUMBS_URL}{quote(path.name)}"
+    def use(self, model: Model, entity_id: str, lang: str, place: str) -> dict[str, Any] | None:
+        """{"name", "src", "width", "height"} (mm) for `<img>`, or None without a picture."""
+        found = self.pictures.find(entity_id)
+        if found is None:
+            return None
+        width = PICTURE_MM[place]
+        px = pixels(width)
+        path = f"{PICTURES_URL}{quote(entity_id)}-{px}.png"
+        self.used[path] = (found, px)
+        return {"name": name_of(model, model.by_id[entity_id], lang),
+                "src": f"file://{path}",  # virtual and stable: WeasyPrint names images by URL
+                "width": f"{width:g}mm", "height": f"{width * found.aspect:.2f}mm"}

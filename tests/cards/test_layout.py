@@ -120,3 +120,6 @@ def test_a_sheet_that_is_not_full_marks_only_its_components() -> None:
                    if abs(ln.y1 - ln.y2) < 1e-6)
     assert {(round(A4.width - ln.x1, 4), ln.y1) for ln in last_front.marks} == {
         (ln.x1, ln.y1) for ln in last_back.marks}
+    # nor guides around the empty slots: every guide is a short stretch of gutter
+    assert all(max(abs(ln.x2 - ln.x1), abs(ln.y2 - ln.y1)) <= 2 * 3 + A4.gutter
+               for ln in last_front.marks)

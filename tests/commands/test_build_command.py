@@ -1,49 +1,184 @@
-"""`relic build` files the rulebook of every language into the output folder and its manifest."""
+"""`relic build` end to end on a small pack with a two-chapter rulebook: the book in every
+language folder and its manifest, cached across builds, refused pictures, unusable output
+folders and two builds at once (real processes)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
+import subprocess
+import sys
+import time
 from pathlib import Path
+
+import pytest
 
 from pipeline import cli
 
-FIXTURE = Path(__file__).resolve().parent.parent / "cards" / "fixtures" / "mini"
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURE = ROOT / "tests" / "cards" / "fixtures" / "mini"
+CHAPTERS = {
+    "ru": {"01-play.md": "# Игра {#play}\n\nЗомби проходит {{ stat(\"zombie\", \"stats.speed\") }}"
+                         " клетки за ход, а конец игры описан дальше ({{ see(\"end\") }}).\n\n"
+                         "{{ thumbnails(\"zombie\") }}\n",
+           "02-end.md": "# Конец игры {#end}\n\nИгра кончается, когда {{ name(\"zombie\") }} "
+                        "уходит.\n"},
+    "en": {"01-play.md": "# Play {#play}\n\nThe zombie walks "
+                         "{{ stat(\"zombie\", \"stats.speed\") }} cells a turn, and the end of "
+                         "the game comes later ({{ see(\"end\") }}).\n\n"
+                         "{{ thumbnails(\"zombie\") }}\n",
+           "02-end.md": "# The end {#end}\n\nThe game ends when {{ name(\"zombie\") }} leaves.\n"},
+}
 
 
-def test_rulebook_lands_in_each_language_folder_and_manifest(tmp_path, monkeypatch, capsys):
-    content, out = tmp_path / "content", tmp_path / "out"
-    shutil.copytree(FIXTURE, content / "mini")
-    (content / "mini" / "rules").mkdir(exist_ok=True)
-    calls = []
+def pack_with_book(tmp_path: Path) -> Path:
+    """A copy of the cards' mini pack with a small rulebook in both languages."""
+    pack = tmp_path / "content" / "mini"
+    shutil.copytree(FIXTURE, pack)
+    for lang, files in CHAPTERS.items():
+        (pack / "rules" / lang).mkdir(parents=True)
+        for name, text in files.items():
+            (pack / "rules" / lang / name).write_text(text, encoding="utf-8")
+    return pack
 
-    def fake_rulebook(model, lang, out_dir, *, paper="a5", booklet=False, proof=False):
-        # the book is made beside the finished cards of its language (thumbnails come from them)
-        assert out_dir == out / lang and (out_dir / "manifest.json").is_file()
-        calls.append((model.pack.id, lang, paper, booklet, proof))
-        out_dir.mkdir(parents=True, exist_ok=True)
-        path = out_dir / "rulebook.pdf"
-        path.write_bytes(f"%PDF-1.7 book {lang}".encode())
-        return [path]
 
-    monkeypatch.setattr("pipeline.rulebook.build_rulebook", fake_rulebook)
-    code = cli.main(["build", "--pack", "mini", "--content", str(content), "--out", str(out),
-                     "--cache", str(tmp_path / "cache"), "--no-png", "--quiet", "--jobs", "1",
-                     "--rulebook-paper", "a4"])
-    assert code == 0, capsys.readouterr().err
-    langs = ["ru", "en"]  # the fixture pack's languages, in pack order
-    assert [c[1] for c in calls] == langs
-    assert all(c[2] == "a4" for c in calls)
-    for lang in langs:
-        book = out / lang / "rulebook.pdf"
-        assert book.read_bytes() == f"%PDF-1.7 book {lang}".encode()
-        manifest = json.loads((out / lang / "manifest.json").read_text())
+def relic(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pipeline.cli", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "CI": "1"})
+
+
+def build_args(pack: Path, tmp_path: Path, *extra: str) -> list[str]:
+    return ["build", "--pack", pack.name, "--content", str(pack.parent), "--out",
+            str(tmp_path / "out"), "--cache", str(tmp_path / "cache"), "--no-png",
+            "--jobs", "2", *extra]
+
+
+def set_value(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_the_book_lands_in_each_language_folder_and_its_manifest(tmp_path: Path) -> None:
+    pack = pack_with_book(tmp_path)
+    done = relic(*build_args(pack, tmp_path, "--rulebook-paper", "a4"))
+    assert done.returncode == 0, done.stderr
+    for lang in ("ru", "en"):
+        book = tmp_path / "out" / lang / "rulebook.pdf"
+        manifest = json.loads((tmp_path / "out" / lang / "manifest.json").read_text())
         [entry] = [f for f in manifest["files"] if f["path"] == "rulebook.pdf"]
         assert entry["sha256"] == hashlib.sha256(book.read_bytes()).hexdigest()
+        assert f"wrote {book}" in done.stderr
 
 
-def test_no_rulebook_flag_and_packs_without_rules(tmp_path, monkeypatch):
+def test_the_book_is_laid_out_again_only_when_what_it_prints_changes(tmp_path: Path) -> None:
+    """A card edit the book does not read leaves the book to the cache; an edit it prints
+    lays out the one chapter that prints it."""
+    pack = pack_with_book(tmp_path)
+    assert relic(*build_args(pack, tmp_path)).returncode == 0
+    book = tmp_path / "out" / "ru" / "rulebook.pdf"
+    first = book.read_bytes()
+
+    # the event card's text is on its card only: the book neither prints nor pictures it
+    set_value(pack / "cards.yaml", "Torches go out. Roll :d6:.", "Torches die. Roll :d6:.")
+    again = relic(*build_args(pack, tmp_path))
+    assert again.returncode == 0, again.stderr
+    assert "1 rendered" in again.stderr  # the card itself was drawn again ...
+    assert again.stderr.count("rulebook.pdf (from the cache") == 2  # ... the books were not
+    assert book.read_bytes() == first
+
+    # the zombie's speed is printed in chapter 1, and on its card, which chapter 1 and the
+    # cover show: those two parts of the four are laid out again, the others are not
+    set_value(pack / "monsters.yaml", "stats: {speed: 2,", "stats: {speed: 4,")
+    edited = relic(*build_args(pack, tmp_path))
+    assert edited.returncode == 0, edited.stderr
+    assert edited.stderr.count("rulebook.pdf (2 of 4 parts laid out, 1 round") == 2
+    assert book.read_bytes() != first
+
+
+def test_a_refused_picture_in_the_prose_fails_check_and_build_at_its_place(
+        tmp_path: Path) -> None:
+    pack = pack_with_book(tmp_path)
+    chapter = pack / "rules" / "en" / "02-end.md"
+    text = chapter.read_text(encoding="utf-8")
+    line = text.count("\n") + 2
+    bad = "A map: ![map](/etc/passwd) and ![x](http://example.com/x.png)"
+    chapter.write_text(text + "\n" + bad + "\n", encoding="utf-8")
+    checked = relic("check", str(pack))
+    assert checked.returncode == 1
+    for col, src in ((bad.index("![map]") + 1, "/etc/passwd"),
+                     (bad.index("![x]") + 1, "http://example.com/x.png")):
+        expected = f"{chapter}:{line}:{col}: error[rulebook-image]: image '{src}' is a URL or an " \
+                   "absolute path"
+        assert expected in checked.stdout, checked.stdout
+    built = relic(*build_args(pack, tmp_path))
+    assert built.returncode == 1
+    assert f"{chapter}:{line}:8: error[rulebook-image]" in built.stderr
+    assert "Traceback" not in built.stderr and "internal" not in built.stderr
+
+
+def test_an_output_folder_that_is_a_file_is_a_usage_error(tmp_path: Path) -> None:
+    pack = pack_with_book(tmp_path)
+    (tmp_path / "build").write_text("not a folder")  # the default output folder, as a file
+    done = relic("build", "--pack", "mini", "--content", str(pack.parent), cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.startswith("relic: error[usage]: the cache folder 'build/.cache' cannot "
+                                  "be made: 'build', a folder above it, is a file")
+    blocked = tmp_path / "out-file"
+    blocked.write_text("")
+    done = relic("build", "--pack", "mini", "--content", str(pack.parent), "--out",
+                 str(blocked), "--cache", str(tmp_path / "cache"), cwd=tmp_path)
+    assert done.returncode == 2 and "error[usage]" in done.stderr and "is a file" in done.stderr
+    assert "NotADirectoryError" not in done.stderr
+
+
+def test_a_second_build_of_the_same_pack_stops_while_the_first_runs(tmp_path: Path) -> None:
+    """Two real processes: one holds the build lock of out/, the other is `relic build`."""
+    pack = pack_with_book(tmp_path)
+    out = tmp_path / "out"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, pathlib; from pipeline.commands.output import "
+         "build_lock\nwith build_lock(pathlib.Path(sys.argv[1]), 'mini'):\n"
+         "    print('locked', flush=True); sys.stdin.read()", str(out)],
+        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        done = relic(*build_args(pack, tmp_path))
+        assert done.returncode == 2
+        assert f"another build of mini is running (pid {holder.pid})" in done.stderr
+        assert not (out / "ru").exists()
+    finally:
+        holder.communicate("", timeout=30)
+    assert relic(*build_args(pack, tmp_path)).returncode == 0  # the lock went with it
+
+
+def test_two_builds_at_once_leave_whole_outputs_and_cache(tmp_path: Path) -> None:
+    """Started together, one build runs and the other stops with the lock's message (or runs
+    after it): either way every file the manifest lists is whole."""
+    pack = pack_with_book(tmp_path)
+    cmd = [sys.executable, "-m", "pipeline.cli", *build_args(pack, tmp_path)]
+    env = {**os.environ, "CI": "1"}
+    runs = [subprocess.Popen(cmd, cwd=ROOT, stderr=subprocess.PIPE, text=True, env=env)
+            for _ in range(2)]
+    results = [(p.wait(timeout=600), p.stderr.read()) for p in runs]
+    assert sorted(code for code, _ in results) in ([0, 0], [0, 2])
+    for code, err in results:
+        if code == 2:
+            assert "another build of mini is running (pid" in err
+    time.sleep(0.1)
+    for lang in ("ru", "en"):
+        folder = tmp_path / "out" / lang
+        manifest = json.loads((folder / "manifest.json").read_text())
+        for entry in manifest["files"]:
+            data = (folder / entry["path"]).read_bytes()
+            assert hashlib.sha256(data).hexdigest() == entry["sha256"], entry["path"]
+    assert relic(*build_args(pack, tmp_path)).returncode == 0  # and the cache still serves
+
+
+def test_no_rulebook_flag_and_packs_without_rules(tmp_path: Path, monkeypatch) -> None:
     content = tmp_path / "content"
     shutil.copytree(FIXTURE, content / "mini")
     shutil.rmtree(content / "mini" / "rules", ignore_errors=True)
@@ -51,9 +186,17 @@ def test_no_rulebook_flag_and_packs_without_rules(tmp_path, monkeypatch):
     def must_not_run(*args, **kwargs):
         raise AssertionError("no rules folder: no rulebook")
 
-    monkeypatch.setattr("pipeline.rulebook.build_rulebook", must_not_run)
+    monkeypatch.setattr("pipeline.commands.build.Books.start", must_not_run)
     out = tmp_path / "out"
     code = cli.main(["build", "--pack", "mini", "--content", str(content), "--out", str(out),
                      "--cache", str(tmp_path / "cache"), "--no-png", "--quiet", "--jobs", "1"])
     assert code == 0
     assert not (out / "ru" / "rulebook.pdf").exists()
+
+
+@pytest.mark.parametrize("flag", ["--no-rulebook"])
+def test_the_no_rulebook_flag_builds_cards_only(tmp_path: Path, flag: str) -> None:
+    pack = pack_with_book(tmp_path)
+    done = relic(*build_args(pack, tmp_path, flag))
+    assert done.returncode == 0, done.stderr
+    assert not (tmp_path / "out" / "ru" / "rulebook.pdf").exists()

@@ -121,14 +121,15 @@ DESIGNED = {
     "strongman": "", "sapper": "", "initiative-phase": "", "movement-phase": "",
     "threat-phase": "", "demon-banished": "", "squad-lost": "", "time-runs-out": "",
     "round-marker": "", "plain-die": "",
-    "troglodyte": ["count", "mov", "attack", "standee"],
-    "demon": ["mov", "attack", "wounds", "standee"],
+    "troglodyte": ["count", "mov", "attack"],
+    "demon": ["mov", "attack", "wounds"],
     "grenade": ["count", "throw"],
     "fate-die": ["count", "sides", "symbols"],
     "wound": ["count"], "damage": ["count"], "treasure-decoy": ["count"],
     "mortal": ["cards"],
     "all-that-glitters": ["victory", "scenario"],
     "to-freedom": ["scenario"],
+    "player-aid": ["count"],
 }
 
 

@@ -18,7 +18,7 @@ from pypdf import PdfReader
 
 from pipeline.cli import main
 from pipeline.model import Model
-from pipeline.rulebook import build_rulebook
+from pipeline.rulebook import FilePictures, build_rulebook
 from pipeline.stages import load_model
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,6 +64,28 @@ def exported() -> dict:
     return json.loads(out.getvalue())
 
 
+PICTURED = ("monster", "character", "item", "tile", "token")
+
+
+def picture_files(model: Model, folder: Path) -> FilePictures:
+    """A small picture of every monster, character, item, tile and token (a colour per
+    entity, in the component's proportions), as `relic build` would render them."""
+    from PIL import Image
+
+    folder.mkdir(parents=True, exist_ok=True)
+    files = {}
+    for kind in PICTURED:
+        for n, e in enumerate(model.of_kind(kind)):
+            path = folder / f"{e.id}.png"
+            if not path.is_file():  # written whole: another worker may read it at once
+                size = (60, 60) if kind == "token" else (60, 84)
+                tmp = path.with_name(f".{path.stem}-{os.getpid()}.png")
+                Image.new("RGB", size, (40 + 9 * n % 200, 90, 160)).save(tmp)
+                os.replace(tmp, path)
+            files[e.id] = path
+    return FilePictures(files)
+
+
 def _inputs_key() -> str:
     """A hash of everything a book is built from: content, templates and the rulebook code."""
     digest = hashlib.sha256()
@@ -87,14 +109,22 @@ def _shared_build(model: Model, lang: str, shared: Path) -> Path:
         if pdf.exists():
             return pdf
         out = shared / f"{lang}-{os.getpid()}"  # the other worker died: build our own
-    return build_rulebook(model, lang, out)[0]
+    pictures = picture_files(model, shared / "pictures")
+    return build_rulebook(model, lang, out, pictures=pictures, cache_dir=shared / "cache")[0]
 
 
 @pytest.fixture(scope="session")
-def books(model: Model, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Built]:
+def book_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the session's books are built (shared by the xdist workers): per language its
+    folder, and `cache/` and `pictures/` they were made with."""
     base = tmp_path_factory.getbasetemp()
     root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
-    shared = root / f"rulebook-{_inputs_key()}"
+    return root / f"rulebook-{_inputs_key()}"
+
+
+@pytest.fixture(scope="session")
+def books(model: Model, book_dir: Path) -> dict[str, Built]:
+    shared = book_dir
     built = {}
     for lang in model.pack.languages:
         pdf = _shared_build(model, lang, shared)

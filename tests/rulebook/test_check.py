@@ -95,3 +95,43 @@ def test_chapter_that_is_not_utf8_is_reported(pack_copy: Path,
     code, out = _check(pack_copy, capsys)
     assert code == 1
     assert any(o.startswith(f"{md}:1:1: error[rulebook-encoding]: not UTF-8") for o in out)
+
+
+def test_a_character_the_books_fonts_lack_fails_check_at_its_place(
+        pack_copy: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    md = pack_copy / "rules" / "en" / "02-setup.md"
+    text = md.read_text(encoding="utf-8").rstrip("\n") + "\n\nKeep smiling 😀 while you set up.\n"
+    md.write_text(text, encoding="utf-8")
+    line = text.count("\n")
+    col = text.splitlines()[-1].index("😀") + 1
+    code, out = _check(pack_copy, capsys)
+    assert code == 1
+    hits = [o for o in out if o.startswith(f"{md}:{line}:{col}: error[rulebook-glyph]: ")]
+    assert len(hits) == 1 and "U+1F600" in hits[0] and "fallback font" in hits[0]
+
+
+def test_the_box_contents_name_every_deck_and_match_the_printed_components(model) -> None:
+    """Cards dealt in decks are listed deck by deck, and every count is what the card build
+    prints (the components it expands from the model)."""
+    from pipeline.cards.components import expand
+    from pipeline.cards.formats import load_labels, load_profile
+    from pipeline.rulebook.views import components_view
+
+    groups = components_view(model, "en", None)
+    decks = {e.get("deck") for kind in ("card", "item", "monster") for e in model.of_kind(kind)}
+    names = {g["group"] for g in groups}
+    assert {model.by_id[d].get("name")["en"] for d in decks} <= names
+    assert not any(n.startswith("Other") for n in names)
+    printed = expand(model, load_profile(model.pack), "en", False,
+                     load_labels(model.pack, "en")).counts()
+    assert sum(int(g["count"]) for g in groups) == sum(printed.values())
+    by_name: dict[str, int] = {}
+    for e in model.entities:
+        if e.id in printed:
+            name = (e.get("name") or e.get("title"))["en"]
+            by_name[name] = by_name.get(name, 0) + printed[e.id]
+    listed: dict[str, int] = {}
+    for g in groups:
+        for part in g["parts"]:
+            listed[part["name"]] = listed.get(part["name"], 0) + int(part["count"])
+    assert listed == by_name

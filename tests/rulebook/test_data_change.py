@@ -1,4 +1,4 @@
-"""A data edit changes the book with no prose edited."""
+"""A data edit changes the book with no prose edited; pictures print at their printed size."""
 
 from __future__ import annotations
 
@@ -6,12 +6,13 @@ import filecmp
 import re
 from pathlib import Path
 
-from PIL import Image
 from pypdf import PdfReader
 
 from pipeline.rulebook import build_rulebook
+from pipeline.rulebook.pictures import pixels
+from pipeline.rulebook.views import PICTURE_MM
 from pipeline.stages import load_model
-from tests.rulebook.conftest import PACK
+from tests.rulebook.conftest import PACK, picture_files
 
 
 def _set_zombie_speed(pack: Path, speed: int) -> None:
@@ -33,9 +34,8 @@ def test_changing_the_zombie_speed_changes_the_book(pack_copy: Path, tmp_path: P
     model = load_model(pack_copy)
     assert model.by_id["zombie"].get("stats.speed") == new_speed
     out = tmp_path / "out"
-    (out / "png").mkdir(parents=True)  # as `relic build` leaves it: a rendered zombie card
-    Image.new("RGB", (630, 1200), (200, 30, 30)).save(out / "png" / "zombie-1.png")
-    pdf = build_rulebook(model, "ru", out, paper="a4")[0]
+    pictures = picture_files(model, tmp_path / "pictures")
+    pdf = build_rulebook(model, "ru", out, paper="a4", pictures=pictures)[0]
 
     reader = PdfReader(pdf)
     box = reader.pages[0].mediabox  # A4 this time
@@ -46,10 +46,12 @@ def test_changing_the_zombie_speed_changes_the_book(pack_copy: Path, tmp_path: P
     zombie = next(i for i, ln in enumerate(lines)
                   if ln == "Зомби" and lines[i + 2].startswith("Скорость"))
     assert lines[zombie + 2] == f"Скорость {new_speed} {controlled}"
-    # the thumbnail of the rendered card is in the book: on the cover and in the stat block
-    pictures = [n for n, page in enumerate(reader.pages) if page.images]
-    assert pictures[0] == 0 and len(pictures) >= 2
-    assert reader.pages[pictures[1]].images[0].image.size[0] <= 320  # shrunk, not 300 DPI
+    # the monsters' pictures are on the cover and beside their stat blocks, each rasterized
+    # at the width it prints: 26 mm on the cover, 22 mm beside a block (300 DPI)
+    cover = {image.image.size[0] for image in reader.pages[0].images}
+    assert cover == {pixels(PICTURE_MM["cover"])}
+    blocks = {image.image.size[0] for page in reader.pages[1:] for image in page.images}
+    assert pixels(PICTURE_MM["block"]) in blocks and max(blocks) < 320
     # ... and no prose was touched: every Markdown file is byte-identical to the original.
     compared = filecmp.dircmp(PACK / "rules", pack_copy / "rules")
     assert not compared.diff_files

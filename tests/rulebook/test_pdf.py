@@ -173,19 +173,55 @@ def _stat_block(book: Built, name: str, first_label: str) -> list[str]:
 
 
 def _row(block: list[str], label: str) -> list[int]:
-    line = next(ln for ln in block if ln.startswith(label))
-    return [int(n) for n in NUMBER.findall(line[len(label):])]
+    """The numbers of the row `label`, with the lines its cells wrap onto (lines that start
+    with a digit or a bracket)."""
+    at = next(i for i, ln in enumerate(block) if ln.startswith(label))
+    line = block[at][len(label):]
+    for more in block[at + 1:]:
+        if not re.match(r"^[\d(]", more):
+            break
+        line += " " + more
+    return [int(n) for n in NUMBER.findall(line)]
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_cross_references_print_real_page_numbers(books: dict[str, Built], lang: str) -> None:
     book = books[lang]
     word = {"ru": "см. с.", "en": "see p."}[lang]
+    near = {"ru": ("см. ниже", "см. выше"), "en": ("see below", "see above")}[lang]
     text = "\n".join(book.texts)
     pages = [int(p) for p in re.findall(re.escape(word) + r"\s*(\d+)", text)]
-    assert len(pages) >= 20
+    assert len(pages) >= 12
     assert all(1 <= p <= len(book.texts) for p in pages)
+    assert sum(text.count(n) for n in near) >= 5  # references inside their own chapter
+    for number, page in enumerate(book.texts, start=1):  # no page points at itself
+        here = [int(p) for p in re.findall(re.escape(word) + r"\s*(\d+)", page)]
+        assert number not in here, f"p. {number} refers to p. {number}"
     assert "{{" not in text and "{%" not in text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_cross_references_link_to_their_page(books: dict[str, Built], lang: str) -> None:
+    """Each "see p. N" is a link to page N (links cross the separately laid-out chapters)."""
+    reader = books[lang].reader
+    targets = []
+    for page in reader.pages:
+        for annot in page.get("/Annots") or ():
+            dest = annot.get_object().get("/Dest")
+            if dest is not None:
+                targets.append(reader.get_page_number(dest[0].get_object()))
+    assert len(targets) >= 60  # contents, index and cross-references
+    assert all(0 <= t < len(reader.pages) for t in targets)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_glyph_comes_from_the_books_own_fonts(books: dict[str, Built], lang: str) -> None:
+    """No fallback font: the obstacle matrix's symbols are set in the book's sans."""
+    fonts = set()
+    for page in books[lang].reader.pages:
+        for font in (page["/Resources"].get_object().get("/Font") or {}).values():
+            fonts.add(str(font.get_object()["/BaseFont"]).split("+", 1)[1])
+    assert fonts and all(f.startswith(("DejaVu-Serif", "DejaVu-Sans")) for f in fonts), fonts
 
 
 def test_both_languages_have_the_same_structure(books: dict[str, Built]) -> None:
@@ -208,20 +244,25 @@ SYMBOL = {"pass": "✓", "blocked": "■", "held": "≈", "dies": "☠", "breaks
 @pytest.mark.parametrize("lang", LANGS)
 def test_obstacle_matrix_equals_the_exported_model(books: dict[str, Built], exported: dict,
                                                    lang: str) -> None:
-    """The matrix page is landscape and each obstacle's row shows every monster's effect."""
+    """The matrix is on a portrait page of the book, in tables a few monsters wide, and each
+    obstacle's rows show every monster's effect."""
     plain = {e["id"]: e for e in exported["entities"]}
     matrix = plain["obstacle-matrix"]
     book = books[lang]
     page = next(n for n, text in enumerate(book.texts, start=1)
                 if matrix["name"][lang] in text and "✓" in text)
     box = book.reader.pages[page - 1].mediabox
-    assert float(box.width) > float(box.height)
-    lines = book.lines(page)
+    assert float(box.width) < float(box.height)
+    lines = book.lines(page) + book.lines(page + 1)
+    names = {e["id"]: e["name"][lang] for e in exported["entities"] if "name" in e}
     for obstacle in matrix["obstacles"]:
         effects = [row["cells"][obstacle]["effect"] for row in matrix["rows"]]
-        symbols = [SYMBOL.get(e) for e in effects if e in SYMBOL]
-        printed = [ln for ln in lines if all(s in ln for s in set(symbols))]
-        assert printed, f"no row shows the effects of {obstacle}"
+        symbols = {SYMBOL.get(e) for e in effects if e in SYMBOL}
+        first_word = names.get(obstacle, "\0").split()[0]  # long names wrap in their cell
+        rows = [ln for ln in lines if ln.startswith(first_word)]
+        if obstacle in names:
+            assert len(rows) >= 2, f"{obstacle}: one row per table"
+            assert symbols <= set("".join(rows)), obstacle
     text = "\n".join(lines)
     for effect in ("dies", "breaks", "held"):
         expected = sum(1 for row in matrix["rows"] for cell in row["cells"].values()

@@ -8,6 +8,11 @@
 `relic check` runs the first two steps only (no drawing, no files); `relic build` runs all and
 caches Measured and Art by content hash, so after a one-card edit only that card is measured and
 drawn again (and the cards of its deck, if the deck's size changed).
+
+Modules: `spec` (layouts read and checked into dataclasses), `expr` (Jinja bindings and the
+field each prints), `text` (fonts, rich text, wrapping, fitting), `icons` (SVG icons as forms),
+`pen` (reportlab in the face's frame, colours, boxes), `walk` (one walk over a layout that
+measures or draws every element).
 """
 
 from __future__ import annotations
@@ -20,9 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.cards.faces.expr import BindError, Scope
+from pipeline.cards.faces.pen import Drawn, FaceSpec, Pen
 from pipeline.cards.faces.spec import Layout, load_layout
 from pipeline.cards.faces.text import font_set
-from pipeline.cards.faces.walk import Drawn, FaceSpec, Measured, Pen, Problem, Walker
+from pipeline.cards.faces.walk import Measured, Problem, Walker
 from pipeline.cards.units import PT_PER_MM
 
 __all__ = ["Art", "FaceSpec", "Layout", "Measured", "Problem", "choose_sizes", "draw",
@@ -95,8 +101,9 @@ def measure(layout: Layout, spec: FaceSpec, scope: Scope, fmt_name: str) -> Face
 def choose_sizes(measures: Mapping[str, FaceMeasure]) -> dict[str, dict[str, float]]:
     """The size each fitted box of each face is set at.
 
-    `deck` boxes: one size for the whole size group, the largest at which every face fits,
-    but not below the box's `floor`; a face that needs less than that goes smaller alone.
+    `deck` boxes: one size for the whole size group, the largest at which every face fits;
+    faces that cannot fit the box's `floor` do not pull the group below it: they go smaller
+    alone.
     `shrink` boxes: each face's own best size."""
     groups: dict[tuple[str, str], list[float]] = {}
     floors: dict[tuple[str, str], float] = {}
@@ -108,10 +115,10 @@ def choose_sizes(measures: Mapping[str, FaceMeasure]) -> dict[str, dict[str, flo
                     floors[(m.group, key)] = m.floors[key]
     deck: dict[tuple[str, str], float] = {}
     for gk, bests in groups.items():
-        size = min(bests)
-        if gk in floors:
-            size = max(size, min(floors[gk], max(bests)))
-        deck[gk] = size
+        floor = floors.get(gk)
+        # the faces that fit at the floor or larger decide; the others go smaller alone
+        deciding = [b for b in bests if floor is None or b >= floor] or bests
+        deck[gk] = min(deciding)
     out: dict[str, dict[str, float]] = {}
     for face_key, m in measures.items():
         sizes = {}

@@ -469,18 +469,58 @@ def load_layout(name: str, pack_root: Path | None) -> Layout:
     return _load(path, name, stat.st_mtime_ns, stat.st_size)
 
 
+VALIDATED: dict[str, Path] = {}
+"""`VALIDATED["dir"]`: where a build keeps layouts already checked (its cache), if any."""
+ENTRIES: set[Path] = set()  # the checked-layout files this process read or wrote
+
+
+def remember_checked_layouts(folder: Path) -> None:
+    """Keep checked layouts in `folder`: a later process reads them without YAML and schema."""
+    VALIDATED["dir"] = folder
+
+
+def _checked(path: Path, text: str) -> tuple[Path | None, Any]:
+    """The checked data of a layout file whose bytes (and whose schema) were checked before."""
+    import hashlib
+    import json
+
+    folder = VALIDATED.get("dir")
+    if folder is None:
+        return None, None
+    schema = (PROJECT_ROOT / "schemas" / "print" / "layout.json").read_bytes()
+    key = hashlib.sha256(text.encode() + b"\0" + schema).hexdigest()
+    entry = folder / "layouts" / f"{key}.json"
+    if entry.is_file():
+        try:
+            return entry, json.loads(entry.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return entry, None
+    return entry, None
+
+
 @cache
 def _load(path: Path, name: str, mtime: int, size: int) -> Layout:
+    import json
+
     from pipeline.cards.formats import _load_yaml_cached
 
-    data, problems = _load_yaml_cached(path, "layout", mtime, size)
-    problems = list(problems)
-    if not problems:
-        problems += _syntax(data, relative(path))
-    if problems:
-        raise RelicError(problems)
+    text = path.read_text(encoding="utf-8")
+    entry, data = _checked(path, text)
+    if data is None:
+        data, problems = _load_yaml_cached(path, "layout", mtime, size)
+        problems = list(problems)
+        if not problems:
+            problems += _syntax(data, relative(path))
+        if problems:
+            raise RelicError(problems)
+        if entry is not None:
+            from pipeline.cards.render import cache_write
+
+            cache_write(entry, json.dumps(data, ensure_ascii=False, sort_keys=True))
+    if entry is not None:
+        ENTRIES.add(entry)
     return Layout(
-        name=name, path=relative(path), source=path.read_text(encoding="utf-8"),
+        name=name, path=relative(path), source=text,
         elements=_elements(data["elements"]), size_group=data.get("size_group"),
         theme=data.get("theme"), themes=dict(data.get("themes") or {}),
         colors={**DEFAULT_COLORS, **(data.get("colors") or {})}, let=dict(data.get("let") or {}))

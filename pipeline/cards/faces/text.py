@@ -15,6 +15,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -93,8 +94,7 @@ def clean(text: str) -> str:
 # ----- rich text ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Piece:
+class Piece(NamedTuple):
     """A run of one font inside a word (`icon` set: an inline icon instead)."""
 
     text: str
@@ -106,15 +106,25 @@ class Piece:
 Word = tuple[Piece, ...]
 
 
-@dataclass(frozen=True)
 class Para:
-    words: tuple[Word, ...]
-    scale: float
-    align: str
-    color: str
-    divider: bool
-    tracking: float
-    space_font: str
+    """A paragraph's words, with each word's width at 1 pt and its character count (measured
+    once: a size is then a multiplication)."""
+
+    __slots__ = ("align", "color", "counts", "divider", "icon_scale", "scale", "space_font",
+                 "tracking", "widths", "words")
+
+    def __init__(self, words: tuple[Word, ...], scale: float, align: str, color: str,
+                 divider: bool, tracking: float, space_font: str, icon_scale: float = 1.15):
+        self.words = words
+        self.scale = scale
+        self.align = align
+        self.color = color
+        self.divider = divider
+        self.tracking = tracking
+        self.space_font = space_font
+        self.icon_scale = icon_scale
+        self.widths = tuple(sum(piece_width(p, icon_scale, 0.0) for p in w) for w in words)
+        self.counts = tuple(sum(1 if p.icon else len(p.text) for p in w) for w in words)
 
 
 def parse(text: str, font: str, icons: frozenset[str], color: str) -> list[list[Word]]:
@@ -233,17 +243,24 @@ def wrap(para: Para, width: float, size: float, icon_scale: float, hyphenate: bo
     """Greedy lines of a paragraph; (lines, too_wide) where too_wide means some word could
     not be placed even alone on a line. Stops after `limit` lines (the box is full)."""
     s = size * para.scale
-    space = _width1(" ", para.space_font) * s + para.tracking
+    tracking = para.tracking
+    space = _width1(" ", para.space_font) * s + tracking
     lines: list[Line] = []
     cur: list[Word] = []
     cur_w = 0.0
-    pending = list(para.words)
-    pending.reverse()
-    while pending:
+    words, widths, counts = para.words, para.widths, para.counts
+    i, n = 0, len(words)
+    carry: Word | None = None  # the tail of a hyphenated word, placed next
+    while i < n or carry is not None:
         if limit is not None and len(lines) > limit:
             return tuple(lines), False
-        word = pending.pop()
-        w = word_width(word, s, icon_scale, para.tracking)
+        if carry is not None:
+            word, carry = carry, None
+            w = word_width(word, s, para.icon_scale, tracking)
+        else:
+            word = words[i]
+            w = widths[i] * s + tracking * counts[i]
+            i += 1
         if not cur and w <= width:
             cur, cur_w = [word], w
             continue
@@ -254,22 +271,22 @@ def wrap(para: Para, width: float, size: float, icon_scale: float, hyphenate: bo
         # the word does not fit on this line
         if hyphenate:
             room = width - (cur_w + space if cur else 0.0)
-            split = _split_word(word, room, s, icon_scale, para.tracking, lang)
+            split = _split_word(word, room, s, para.icon_scale, tracking, lang)
             if split:
                 head, tail = split
-                used = (cur_w + space if cur else 0.0) + word_width(head, s, icon_scale,
-                                                                    para.tracking)
+                used = (cur_w + space if cur else 0.0) + word_width(head, s, para.icon_scale,
+                                                                    tracking)
                 used += _width1(HYPHEN, head[0].font) * s
                 cur.append(head)
                 lines.append(Line(tuple(cur), used, hyphen=True))
                 cur, cur_w = [], 0.0
-                pending.append(tail)
+                carry = tail
                 continue
         if not cur:
             return tuple(lines), True  # alone on a line and still too wide
         lines.append(Line(tuple(cur), cur_w))
         cur, cur_w = [], 0.0
-        pending.append(word)
+        carry = word
     if cur:
         lines.append(Line(tuple(cur), cur_w))
     return tuple(lines), False

@@ -1,0 +1,291 @@
+"""The book's units laid out in parallel, each cached on everything it is made of, until every
+page number printed is the real one; then assembled into one PDF, cached too.
+
+A unit's layout is a pure function of its HTML (page numbers filled in, its first page's
+number, its CSS), the pictures it shows, the fonts and the code: that is its cache key. Page
+numbers come from the previous round of layout: the first round takes them from the last build
+of the same book (or guesses), every round lays out only the units whose numbers changed, and
+the book is done when a round changes none. An edit that leaves the book's HTML and pictures
+alone costs one HTML rendering and cache lookups; an edit inside one chapter lays out that
+chapter alone, unless it moves pages.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable, Mapping
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+from pipeline.rulebook.book import FONTS, PROJECT_ROOT, TEMPLATES, Composed, Unit
+from pipeline.rulebook.layout import LaidOut, UnitJob, lay_out
+from pipeline.rulebook.pictures import Pictures, raster_file, raster_path
+from pipeline.rulebook.views import PICTURES_URL
+
+HERE = Path(__file__).resolve().parent
+MAX_ROUNDS = 5
+PLACEHOLDER = "placeholder"
+GUESS = "00"  # a page number nobody has laid out yet: two digits wide, like most
+
+
+@cache
+def code_key() -> str:
+    """What besides a unit's HTML and pictures changes its PDF: the layout code, the libraries
+    and the font files."""
+    from pipeline.cards.fonts import find_font
+    from pipeline.rulebook.glyphs import STYLES
+    from pipeline.rulebook.subsets import SOURCE_DATE_EPOCH
+
+    digest = hashlib.sha256(SOURCE_DATE_EPOCH.encode())
+    for name in ("layout.py", "pdf.py", "assemble.py", "subsets.py"):
+        digest.update((HERE / name).read_bytes())
+    for lib in ("weasyprint", "pydyf", "fonttools", "pypdf", "pypdfium2", "pillow"):
+        digest.update(f"{lib}={metadata.version(lib)}\0".encode())
+    for role, family in sorted(FONTS.items()):
+        for style in STYLES[role]:
+            path = find_font(family, style).path
+            stat = path.stat()
+            digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class Finished:
+    """The book's PDF in the cache, and how it was made."""
+
+    pdf: Path
+    units: int
+    laid_out: int  # units laid out by this build (0: every unit came from the cache)
+    rounds: int
+    cached: bool  # the assembled book itself came from the cache
+
+
+class PageMap:
+    """Where every unit starts and every anchor is, in printed page numbers."""
+
+    def __init__(self, firsts: Mapping[str, int], pages: Mapping[str, int]):
+        self.firsts = dict(firsts)
+        self.pages = dict(pages)
+
+    @classmethod
+    def of(cls, units: list[Unit], laid: Mapping[str, LaidOut]) -> PageMap:
+        firsts, pages, page = {}, {}, 1
+        for unit in units:
+            firsts[unit.name] = page
+            for name, (n, _, _) in laid[unit.name].anchors.items():
+                pages.setdefault(name, page + n)
+            page += laid[unit.name].pages
+        return cls(firsts, pages)
+
+    def number(self, target: str) -> str:
+        return str(self.pages[target]) if target in self.pages else GUESS
+
+    def same_for(self, unit: Unit, other: PageMap) -> bool:
+        return self.firsts.get(unit.name) == other.firsts.get(unit.name) and all(
+            self.number(t) == other.number(t) for t in unit.targets)
+
+    def save(self, path: Path) -> None:
+        from pipeline.cards.render import cache_write
+
+        cache_write(path, json.dumps({"firsts": self.firsts, "pages": self.pages},
+                                     ensure_ascii=False, sort_keys=True))
+
+    @classmethod
+    def load(cls, path: Path) -> PageMap:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            return cls(data["firsts"], data["pages"])
+        except (OSError, ValueError, KeyError):
+            return cls({}, {})
+
+
+class BookRenderer:
+    """Lays out one composed book through the cache (`cache_dir/rulebook/`)."""
+
+    def __init__(self, composed: Composed, pictures: Pictures, cache_dir: Path,
+                 roots: tuple[Path, ...], book_id: str):
+        self.composed = composed
+        self.pictures = pictures
+        self.root = Path(cache_dir) / "rulebook"
+        self.roots = tuple(str(r.resolve()) for r in roots)
+        self.charset = composed.charset()
+        self.map_file = self.root / "maps" / f"{_sha(book_id)}.json"
+        self.base = _sha(code_key(), self.charset)
+
+    def missing(self, unit: Unit) -> list[Any]:
+        """The unit's pictures that can be neither found rasterized nor rasterized now."""
+        out = []
+        for path in unit.pictures:
+            picture, px = self.composed.pictures[path]
+            if not raster_path(picture, px, self.root).is_file() and \
+                    not self.pictures.available(picture):
+                out.append(picture)
+        return out
+
+    def files(self, unit: Unit, write: bool) -> dict[str, str]:
+        """Picture URL path -> raster file. A round that writes nothing (on guessed page
+        numbers) takes a placeholder: pictures print at their CSS size, so they do not move
+        the pages."""
+        out = {}
+        for path in unit.pictures:
+            picture, px = self.composed.pictures[path]
+            out[path] = str(raster_file(self.pictures, picture, px, self.root) if write
+                            else self.placeholder())
+        return out
+
+    def placeholder(self) -> Path:
+        from PIL import Image
+
+        from pipeline.cards.render import cache_write
+
+        path = self.root / "pictures" / f"{PLACEHOLDER}.png"
+        if not path.is_file():
+            import io
+
+            buffer = io.BytesIO()
+            Image.new("RGB", (1, 1), (235, 230, 220)).save(buffer, format="PNG")
+            cache_write(path, buffer.getvalue())
+        return path
+
+    def job(self, unit: Unit, pages: PageMap, write: bool = True) -> UnitJob:
+        html = self.composed.html(unit, pages.number, pages.firsts.get(unit.name, 1),
+                                  self.charset)
+        files = self.files(unit, write)
+        identity = [(p, self.composed.pictures[p][0].key, self.composed.pictures[p][1])
+                    if write else (p, PLACEHOLDER) for p in unit.pictures]
+        key = _sha(self.base, unit.name, html, json.dumps(identity), *_file_digests(html))
+        return UnitJob(key, html, str(TEMPLATES), self.roots, files,
+                       str(self.root / "units" / f"{key}.pdf"), str(self.root.parent), write)
+
+    def cached(self, job: UnitJob) -> LaidOut | None:
+        from pipeline.cards.prune import mark_used
+
+        entry = self.root / "units" / f"{job.key}.json"
+        found = LaidOut.load(entry) if entry.is_file() else None
+        if found is not None:
+            mark_used(entry, found.pdf, *job.files.values())
+        return found
+
+    def run(self, executor: Executor | None = None,
+            progress: Callable[[int, int, int], None] | None = None) -> Finished:
+        """`progress(round, units done, units to lay out in this round)`."""
+        from pipeline.cards.prune import mark_used
+        from pipeline.cards.render import cache_write
+        from pipeline.rulebook.assemble import assemble
+
+        units = list(self.composed.units)
+        pages = PageMap.load(self.map_file)
+        guessing = not pages.firsts  # no earlier build: the first round only finds the pages
+        laid: dict[str, LaidOut] = {}
+        made = rounds = 0
+        for rounds in range(1, MAX_ROUNDS + 1):
+            tick = (lambda d, n, r=rounds: progress(r, d, n)) if progress else None
+            made += self._round(units, pages, not guessing, laid, executor, tick)
+            now = PageMap.of(units, laid)
+            if not guessing and all(pages.same_for(u, now) for u in units):
+                break
+            guessing, pages = False, now  # lay out again what the new page numbers change
+        now.save(self.map_file)
+        ordered = [laid[u.name] for u in units]
+        key = _sha(self.base, "book", self.composed.title, self.composed.lang,
+                   *(u.key for u in ordered))
+        book = self.root / "books" / f"{key}.pdf"
+        hit = book.is_file()
+        if hit:
+            mark_used(book)
+        else:
+            cache_write(book, assemble(ordered, self.composed.title, self.composed.lang))
+        return Finished(book, len(units), made, rounds, hit)
+
+    def _round(self, units: list[Unit], pages: PageMap, write: bool,
+               laid: dict[str, LaidOut], executor: Executor | None,
+               progress: Callable[[int, int], None] | None) -> int:
+        """Every unit on `pages`, from the cache or laid out; a unit whose pictures the card
+        build has not rendered yet goes last, after them. The number laid out."""
+        ready, waiting, jobs = [], [], {}
+        for unit in units:
+            if write and self.missing(unit):
+                waiting.append(unit)
+                continue
+            jobs[unit.name] = self.job(unit, pages, write)
+            hit = self.cached(jobs[unit.name])
+            if hit is not None:
+                laid[unit.name] = hit
+            else:
+                ready.append(jobs[unit.name])
+        names = {job.key: name for name, job in jobs.items()}
+        running = _Layouts(executor, progress)
+        running.start(ready)
+        if waiting:  # the card build renders the rest of the pictures meanwhile
+            self.pictures.render([p for u in waiting for p in self.missing(u)])
+            later = []
+            for unit in waiting:
+                jobs[unit.name] = job = self.job(unit, pages, write)
+                names[job.key] = unit.name
+                hit = self.cached(job)
+                if hit is not None:
+                    laid[unit.name] = hit
+                else:
+                    later.append(job)
+            running.start(later)
+        for result in running.results():
+            if write:
+                result.save(self.root / "units" / f"{result.key}.json")
+            laid[names[result.key]] = result
+        return running.count
+
+
+class _Layouts:
+    """Unit layouts handed to the workers as soon as they are known (the longest first, so
+    that the workers end together), their results collected at the end."""
+
+    def __init__(self, executor: Executor | None,
+                 progress: Callable[[int, int], None] | None):
+        self.executor = executor
+        self.progress = progress
+        self.pending: list[Any] = []
+        self.count = 0
+
+    def start(self, jobs: list[UnitJob]) -> None:
+        for job in sorted(jobs, key=lambda j: -len(j.html)):
+            self.count += 1
+            self.pending.append(job if self.executor is None
+                                else self.executor.submit(lay_out, job))
+
+    def results(self):
+        for done, item in enumerate(self.pending, start=1):
+            result = lay_out(item) if self.executor is None else item.result()
+            if self.progress is not None:
+                self.progress(done, self.count)
+            yield result
+
+
+FILE_URL = re.compile(r"""file://(/[^"'\s)]+)""")
+
+
+def _file_digests(html: str) -> list[str]:
+    """The bytes of every real file the HTML shows (pictures of the prose): they are part of
+    the page as much as its text. Virtual picture URLs are keyed by their pictures."""
+    out = []
+    for url in sorted(set(FILE_URL.findall(html))):
+        path = Path(unquote(url))
+        if url.startswith(PICTURES_URL) or not path.is_file():
+            continue
+        out.append(f"{url}={hashlib.sha256(path.read_bytes()).hexdigest()}")
+    return out
+
+
+def _sha(*parts: str) -> str:
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+def project_roots(pack_root: Path, extra: tuple[Path, ...] = ()) -> tuple[Path, ...]:
+    """The folders a book's pages may read: the project's assets and templates, the pack."""
+    return (PROJECT_ROOT / "assets", TEMPLATES, pack_root, *extra)
