@@ -29,6 +29,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/card_bench.py
 	$(BIN)/python bench/rulebook_bench.py
 	$(BIN)/python bench/sim_bench.py
+	$(BIN)/python bench/serve_bench.py
 
 clean:
 	rm -rf build/* .venv

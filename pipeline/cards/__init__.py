@@ -46,6 +46,7 @@ class BuildOptions:
     workers: int = 1
     batch_size: int = 40  # faces per drawing job (outputs do not depend on it)
     keep_cache_days: float = KEEP_DAYS  # cache files no build used for longer are removed
+    pdf: bool = True  # False: no sheets or shop files, only PNGs and the manifest (live preview)
     # Hooks for other outputs of the same faces (print shops, virtual tables): `adjust` turns
     # the pack's profile into the one the faces are drawn with (a vendor's bleed and trim
     # sizes: the faces are drawn again at them, never scaled); `writer` replaces
@@ -115,7 +116,8 @@ def build(model: Model, options: BuildOptions, progress: Progress | None = None,
     writing = time.perf_counter()
     layouts = {lang: {fmt: layout(expanded[lang].of_format(fmt), profile.formats[fmt],
                                   profile.sheet, duplex=True)
-                      for fmt in expanded[lang].formats()} for lang in langs}
+                      for fmt in (expanded[lang].formats() if options.pdf else ())}
+               for lang in langs}
     from pipeline.cards.faces.text import font_set
     from pipeline.cards.write import PackMeta, write_langs
 

@@ -6,9 +6,14 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipeline.games import build_game
 from pipeline.stages import load_model, pack_dir_for
+
+if TYPE_CHECKING:
+    from engine.core.game import OddsTable
+    from pipeline.model import Model
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -26,13 +31,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    from engine.core.odds import as_json, render_text
+def odds_tables(model: Model) -> list[OddsTable]:
+    """The pack's game's odds, or (without a game) those of its roll tables and dice."""
     from engine.core.table_odds import pack_odds_tables
 
-    model = load_model(pack_dir_for(Path(args.content), args.pack))
     game = build_game(model)
-    tables = game.odds() if game is not None else pack_odds_tables(model.to_plain()["entities"])
+    return list(game.odds() if game is not None
+                else pack_odds_tables(model.to_plain()["entities"]))
+
+
+def run(args: argparse.Namespace) -> int:
+    from engine.core.odds import as_json, render_text
+
+    model = load_model(pack_dir_for(Path(args.content), args.pack))
+    tables = odds_tables(model)
     if args.format == "json":
         out = json.dumps(as_json(tables), indent=2, ensure_ascii=False)
         sys.stdout.write(out + "\n")

@@ -31,7 +31,7 @@ SEED_FACTS = [
     ("turn", "uses", ["exploration", "treasure", "monster-upgrade"]),
     ("turn", "ordered", False),
     ("turn", "locked_door_ability", "unlock"),
-    ("unlock", "opens", ["locked-door"]),
+    ("unlock", "opens.0", "locked-door"),
     ("turn", "defeated_monster_number_lost", True),
     # Exploration.
     ("exploration", "start_from", "start"),
@@ -68,6 +68,7 @@ SEED_FACTS = [
     ("attack", "max_shield_reduction", 4),
     ("attack", "reroll_cost", 1),
     ("attack", "gold_shared", True),
+    ("attack", "attacks_per_turn", 1),
     # The fight example.
     ("spider", "attack", 4),
     ("spider", "health", 6),
@@ -143,7 +144,7 @@ def test_every_exploration_number_but_one_has_a_connected_shape() -> None:
     rows = {row["roll"]: row for row in fact(PACK, "exploration-table", "rows")}
     assert set(rows) == {"1", "2", "3", "4", "5", "6"}
     for roll in "23456":
-        cells = [tuple(c) for c in by_id[rows[roll]["shape"]]["cells"]]
+        cells = [tuple(c) for c in by_id[rows[roll]["result"]]["cells"]]
         assert len(set(cells)) == len(cells)
         assert _connected(set(cells))
 
@@ -158,3 +159,45 @@ def _connected(cells: set[tuple[int, int]]) -> bool:
                 seen.add(near)
                 todo.append(near)
     return seen == cells
+
+
+def test_adventures_have_what_a_level_needs() -> None:
+    by_id = entities(PACK)
+    adventures = [by_id[a] for a in fact(PACK, "levels", "adventures")]
+    assert len(adventures) >= 3
+    assert [a["number"] for a in adventures] == list(range(1, len(adventures) + 1))
+    before_play = keyed = 0
+    for adventure in adventures:
+        rows = adventure["map"]
+        marks = "".join(rows)
+        assert {"S", "#", "T"} <= set(marks)
+        assert sorted(r["room"] for r in adventure["rooms"]) == [1, 2, 3, 4, 5, 6]
+        assert any(r.get("locked") for r in adventure["rooms"])
+        assert len(adventure["monsters"]) == 6 and len(adventure["chests"]) == 6
+        assert adventure["boss"] in adventure["monsters"]
+        assert adventure["max_turns"] >= fact(PACK, "level-end", "max_turns")
+        assert adventure["scoring"] and adventure["bonus"]
+        monsters = [by_id[m] for m in adventure["monsters"]]
+        assert all(m["health_track"] and m["attack_track"] for m in monsters)
+        before_play += any(a["when"] == "before-game" for m in monsters
+                           for a in m.get("abilities", ()))
+        keyed += bool(adventure.get("boss_keys")) and bool(adventure.get("unique_treasure"))
+        for chest in adventure["chests"]:
+            kind = by_id[chest["chest"]]
+            assert bool(kind.get("trapped")) == ("trap" in chest)
+            assert len(chest["boxes"]) == fact(PACK, "treasure", "box_count")
+    assert before_play == len(adventures) and keyed >= 1
+
+
+def test_hero_classes_and_their_abilities() -> None:
+    by_id = entities(PACK)
+    classes = [by_id[c] for c in fact(PACK, "levels", "classes")]
+    assert len(classes) >= 6
+    abilities = [by_id[a] for c in classes for a in c["abilities"]]
+    assert all("cost" in a for a in abilities)
+    assert any(a["cost"] == 0 for a in abilities)
+    assert "crush" in by_id["guardian"]["abilities"]
+    assert any("locked-door" in a.get("opens", ()) for a in abilities)
+    assert any(a.get("damage_reduction") for a in abilities)
+    assert fact(PACK, "levels", "new_hero_except_levels") == [4]
+    assert len(fact(PACK, "levels", "adventures")) == 4  # a four-level campaign

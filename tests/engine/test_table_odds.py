@@ -60,7 +60,13 @@ def test_pools_of_a_custom_die_match_enumeration() -> None:
 
 
 def test_relic_odds_answers_for_a_pack_without_an_engine(capsys, tmp_path) -> None:
-    assert cli.main(["odds", "--pack", "dice-dungeon", "--content", str(ROOT / "content")]) == 0
+    """A copy of the dice dungeon without its ruleset falls back to the table odds."""
+    copy = tmp_path / "content" / "dice-dungeon"
+    shutil.copytree(ROOT / "content" / "dice-dungeon", copy)
+    manifest = copy / "pack.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace(
+        "ruleset: dice-dungeon\n", ""), encoding="utf-8")
+    assert cli.main(["odds", "--pack", "dice-dungeon", "--content", str(copy.parent)]) == 0
     text = capsys.readouterr().out
     assert "== table exploration-table (d6)" in text and "2:1/5" in text
     # The haunted house without its ruleset: its own die, by the pack's table odds.

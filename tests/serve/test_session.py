@@ -1,0 +1,47 @@
+"""What the watcher reacts to: pack edits rebuild; schema, template and asset edits restart the
+builder first; editors' temporary files do nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.cards.formats import PROJECT_ROOT
+from pipeline.diagnostics import RelicError
+from pipeline.serve import out_folder
+from pipeline.serve.session import classify, interesting, watched
+
+
+def test_pack_edits_rebuild_and_project_edits_restart(tmp_path: Path) -> None:
+    pack = tmp_path / "content" / "p"
+    pack.mkdir(parents=True)
+    inside = classify(pack, [str(pack / "cards.yaml")])
+    assert inside is not None and not inside.restart
+    template = classify(pack, [str(pack / "cards.yaml"),
+                               str(PROJECT_ROOT / "templates" / "cards" / "cards.css")])
+    assert template is not None and template.restart
+
+
+def test_temporary_files_are_ignored(tmp_path: Path) -> None:
+    pack = tmp_path / "p"
+    for name in (".cards.yaml.swp", "cards.yaml~", "#cards.yaml#", ".goutputstream-X",
+                 "cards.yaml.tmp"):
+        assert not interesting(str(pack / name)), name
+    assert classify(pack, [str(pack / ".cards.yaml.swp")]) is None
+    assert interesting(str(pack / "cards.yaml"))
+
+
+def test_it_watches_the_pack_schemas_templates_and_assets(tmp_path: Path) -> None:
+    paths = watched(tmp_path)
+    assert paths[0] == tmp_path
+    assert {p.name for p in paths[1:]} == {"schemas", "templates", "assets"}
+
+
+def test_the_loop_never_builds_inside_the_pack(tmp_path: Path) -> None:
+    pack = tmp_path / "content" / "p"
+    pack.mkdir(parents=True)
+    for bad in (pack, pack / "build", tmp_path / "content"):
+        with pytest.raises(RelicError, match="among the pack's content"):
+            out_folder(pack, bad)
+    assert out_folder(pack, tmp_path / "build" / "p") == (tmp_path / "build" / "p").resolve()
