@@ -91,8 +91,8 @@ def run(args: argparse.Namespace) -> int:
     with Workers(jobs) as workers:  # they import WeasyPrint while the model loads
         model = _load(args)
         shop = _shop_options(model, args)
-        out_root = Path(args.out) if args.out else \
-            Path("build") / model.pack.id / shop.pop("subfolder", "")
+        subfolder = shop.pop("subfolder", "")
+        out_root = Path(args.out) if args.out else Path("build") / model.pack.id / subfolder
         try:
             usable_folder(out_root, "output folder")
             with build_lock(out_root, model.pack.id), CacheLock(cache_dir) as cache_lock:
