@@ -69,8 +69,11 @@ def stock_profiles() -> Path:
 
 
 def profile_folder(icc: Path, cache_dir: Path) -> Path:
-    """Ghostscript's profiles with `icc` as the default CMYK profile, in the cache."""
+    """Ghostscript's profiles with `icc` as the default CMYK profile, in the cache. The path
+    is absolute: Ghostscript runs in its own work folder (a relative --cache, the default
+    build/.cache, would name nothing there)."""
     digest = hashlib.sha256(icc.read_bytes()).hexdigest()[:16]
+    cache_dir = cache_dir.resolve()
     folder = cache_dir / "gs-icc" / digest
     if (folder / "default_cmyk.icc").is_file():
         return folder

@@ -224,10 +224,13 @@ def test_generic_keeps_the_shop_pdfs_and_adds_pdf_x4(generic: Path, tmp_path: Pa
 
 @needs_gs
 def test_a_vendor_build_gives_the_same_bytes_twice(drivethru: Path, tmp_path: Path,
-                                                   cache_dir: Path) -> None:
-    again = tmp_path / "again"
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Again with a fresh cache, and with relative folders as a user types them (Ghostscript
+    runs in a work folder of its own: the cache's profile folder must still be found)."""
+    monkeypatch.chdir(tmp_path)
     run("build", "--pack", "mini", "--content", str(FIXTURES), "--shop", "drivethru", "--out",
-        str(again), "--cache", str(tmp_path / "fresh-cache"), "--lang", "en")
+        "again", "--cache", "fresh-cache", "--lang", "en")
+    again = tmp_path / "again"
     for path in _pdfs(drivethru / "en"):
         assert (again / "en" / path.name).read_bytes() == path.read_bytes(), path.name
 
