@@ -42,23 +42,35 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _tts(model, args: argparse.Namespace) -> int:
+    """The TTS folder of every language, as `relic build` writes its own: one export at a time
+    per output folder, the shared cache held (never pruned here: `relic build` prunes)."""
     from pipeline.cards import BuildOptions, build
     from pipeline.cards.progress import Progress
     from pipeline.cards.render import default_workers
     from pipeline.checks.assets import check as check_assets
+    from pipeline.commands.build import NEVER, usage
+    from pipeline.commands.output import CacheLock, FolderError, build_lock, usable_folder
     from pipeline.diagnostics import RelicError, Severity
     from pipeline.export.tts import export_options
 
     unsafe = [d for d in check_assets(model) if d.severity is Severity.ERROR]
     if unsafe:
         raise RelicError(unsafe)
+    out_root = Path(args.out) if args.out else Path("build") / model.pack.id / "tts"
+    cache_dir = Path(args.cache)
     options = BuildOptions(
-        out_root=Path(args.out) if args.out else Path("build") / model.pack.id / "tts",
-        cache_dir=Path(args.cache),
+        out_root=out_root, cache_dir=cache_dir,
         langs=() if args.lang == "all" else tuple(args.lang.split(",")),
-        workers=args.jobs or default_workers(),
+        workers=args.jobs or default_workers(), keep_cache_days=NEVER,
+        pdf=False,  # no print sheets: the writer draws its own sheets from the faces
         **export_options(model.pack.root, args.base_url))
-    result = build(model, options, Progress(quiet=args.quiet))
+    try:
+        usable_folder(cache_dir, "cache folder")
+        usable_folder(out_root, "output folder")
+        with build_lock(out_root, model.pack.id), CacheLock(cache_dir):
+            result = build(model, options, Progress(quiet=args.quiet))
+    except FolderError as exc:
+        return usage(str(exc))
     if not args.quiet:
         for lang in result.langs:
             print(f"relic: wrote {lang.folder / f'{model.pack.id}-{lang.lang}.json'} "

@@ -164,3 +164,18 @@ def test_a_deck_of_75_cards_fills_a_10_by_7_sheet_and_goes_on(tmp_path: Path,
         assert sheet.width <= 4096 and sheet.height <= 4096
         hidden = _cell(sheet, sheets[0], 69)
         assert ImageChops.difference(hidden, back.convert("RGB")).getbbox() is None
+
+
+def test_one_export_at_a_time_per_output_folder(tmp_path: Path, cache_dir: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """Like relic build: a second export into a folder another one holds stops at once."""
+    from pipeline.cli import main
+    from pipeline.commands.output import build_lock
+
+    out = tmp_path / "out"
+    with build_lock(out, "mini"):
+        code = main(["export", "tts", "--pack", "mini", "--content", str(FIXTURES), "--out",
+                     str(out), "--cache", str(cache_dir), "--quiet"])
+    assert code == 2
+    assert "error[usage]: another build of mini is running" in capsys.readouterr().err
+    assert not (out / "en").exists()
