@@ -70,12 +70,20 @@ def groups(components: Components, profile: Profile) -> tuple[Group, ...]:
                                      comp.front, comp.back, comp.copies)
     named = []
     for g in keyed.values():
-        name, label = g["kind"], g["kind"]
+        first = next(iter(g["entries"].values()))
+        # a kind's printed caption in the build's language (labels.yaml), else its id
+        labels = json.loads(components.faces[first.front].context).get("labels") or {}
+        name, label = g["kind"], labels.get(g["kind"]) or g["kind"]
         if g["back"] is not None:
             group = json.loads(components.faces[g["back"]].context).get("group") or {}
             name = group.get("id") or name
-            label = group.get("name") or name
+            label = group.get("name") or label
         named.append((name, label, g))
+    # a caption shared by groups of several formats gains the format's size (Token 25×25)
+    captions = [label for _, label, _ in named]
+    named = [(name, label if captions.count(label) == 1 else
+              f"{label} {profile.formats[g['format']].width:g}×"
+              f"{profile.formats[g['format']].height:g}", g) for name, label, g in named]
     # a name shared by groups of several formats: a kind's groups take their format's name
     # (tile, final-tile), a deck's groups their deck and format (else kind-format)
     names = [n for n, _, _ in named]

@@ -179,3 +179,10 @@ def test_one_export_at_a_time_per_output_folder(tmp_path: Path, cache_dir: Path,
     assert code == 2
     assert "error[usage]: another build of mini is running" in capsys.readouterr().err
     assert not (out / "en").exists()
+
+
+def test_bags_are_named_in_the_build_language(tts_out: Path) -> None:
+    """A bag takes its kind's printed caption (labels.yaml), not the kind's id."""
+    bags = {o["Memo"]: o["Nickname"] for o in _save(tts_out / "ru")["ObjectStates"]
+            if o["Name"] == "Bag"}
+    assert bags == {"token": "Жетон", "character": "Персонаж"}
