@@ -193,3 +193,24 @@ def _add_xmp(path: Path, title: str, epoch: str) -> None:
 
 def version_line() -> str:
     return f"GPL Ghostscript {version()}"
+
+
+INK_DPI = 36  # coarse: ink_cov averages the page, so the resolution hardly changes the figure
+
+
+def ink_per_page(path: Path, dpi: int = INK_DPI) -> list[float]:
+    """Total ink of every page of a CMYK PDF in percent (C + M + Y + K, each averaged over the
+    page), as Ghostscript's ink_cov device measures it."""
+    run = subprocess.run([executable(), "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE",
+                          "-sDEVICE=ink_cov", f"-r{dpi}", "-o", "-", path.name],
+                         capture_output=True, text=True, check=False, cwd=path.parent)
+    pages = []
+    for line in run.stdout.splitlines():
+        parts = line.split()
+        if len(parts) >= 5 and parts[-1] == "OK":  # C M Y K CMYK OK
+            pages.append(sum(float(v) for v in parts[:4]))
+    if run.returncode != 0 or not pages:
+        detail = (run.stderr or run.stdout).strip().splitlines()[-3:]
+        raise GhostscriptError(f"Ghostscript could not measure the ink of {path.name}: "
+                               + " / ".join(detail))
+    return pages

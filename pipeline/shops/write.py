@@ -178,15 +178,32 @@ def _pdfx(out: Outputs, meta: PackMeta, profile: Profile, lang: str, components:
         key = hashlib.sha256(json.dumps([
             IMPOSE_VERSION, CODE_VERSION, ghostscript.version(), output.standard, label, doc,
             repr(profile.formats[fmt]), icc, colour.condition_id, colour.condition,
+            output.max_ink,
             [(_where(rendered, f), _where(rendered, b)) for f, b in pages]]).encode()).hexdigest()
 
-        def produce(handle, pages=pages, fmt=fmt, label=label, doc=doc) -> None:
+        def produce(handle, pages=pages, fmt=fmt, label=label, doc=doc, name=name) -> None:
             with tempfile.TemporaryDirectory(prefix=".relic-pdfx-", dir=cache_dir) as work:
                 source, target = Path(work) / "source.pdf", Path(work) / "target.pdf"
                 with source.open("wb") as raw:
                     write_shop(pages, profile.formats[fmt], rendered, label, doc, raw,
                                meta.charset)
                 ghostscript.convert(source, target, output.standard, label, colour, cache_dir)
+                if output.max_ink is not None:
+                    _refuse_ink(target, name, vendor, output.max_ink)
                 handle.write(target.read_bytes())
 
         out.pdf(name, key, produce)
+
+
+def _refuse_ink(path: Path, name: str, vendor: Vendor, limit: int) -> None:
+    """The vendor's total ink limit, measured on the converted file (Ghostscript's ink_cov,
+    per page): a file above it is not written (it is not cached either)."""
+    from pipeline.diagnostics import RelicError, Span, error
+
+    inks = ghostscript.ink_per_page(path)
+    worst = max(range(len(inks)), key=inks.__getitem__)
+    if inks[worst] > limit:
+        raise RelicError([error(
+            "ink-limit", f"{name}: page {worst + 1} has {inks[worst]:.1f} % total ink, above "
+            f"{vendor.label}'s limit of {limit} % (max_ink)", Span(vendor.source),
+            hint="give the vendor a colour profile with a lower total ink limit (colour.icc)")])

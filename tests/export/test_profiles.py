@@ -5,6 +5,7 @@ face's cache key."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from pipeline.shops.vendors import VENDORS, read_vendor
 from pipeline.stages import load_model
 from tests.cards.conftest import copy_pack
 from tests.export.conftest import run
+from tests.export.pdfcheck import needs_gs
 
 PT = 72 / 25.4
 
@@ -99,6 +101,32 @@ def test_a_pack_adds_its_own_vendor(tmp_path: Path, cache_dir: Path) -> None:
         assert image.mode == "RGB"
     manifest = json.loads((out / "en" / "manifest.json").read_text("utf-8"))
     assert manifest["vendor"] == "local"
+
+
+@needs_gs
+def test_a_file_above_the_vendors_ink_limit_is_refused(tmp_path: Path, cache_dir: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """max_ink is measured on every converted file (ink_cov): the mini pack's darkest pages
+    pass DriveThruCards' 240 % (test_vendors) but not a limit of 100 %."""
+    pack = copy_pack(tmp_path)
+    (pack / "print" / "icc").mkdir(parents=True)
+    shutil.copyfile(VENDORS.parent / "icc" / "relic-swop-tr003-tac235.icc",
+                    pack / "print" / "icc" / "swop.icc")
+    _vendor_file(pack, "pale", """vendor:
+  label: Pale press
+  bleed: 0.125in
+  colour: {icc: icc/swop.icc, condition_id: CGATS TR 003}
+  outputs: [{type: pdfx, standard: "PDF/X-1a:2003", per: deck, order: back-first, max_ink: 100}]
+""")
+    out = tmp_path / "out"
+    code = main(["build", "--pack", "mini", "--content", str(pack.parent), "--shop", "pale",
+                 "--out", str(out), "--cache", str(cache_dir), "--quiet", "--jobs", "2"])
+    err = capsys.readouterr().err  # both languages written by worker processes: the refusal
+    # crosses the process pool whole (RelicError pickles with its diagnostics)
+    assert code == 1, err
+    assert "print/vendors/pale.yaml:1:1: error[ink-limit]: " in err
+    assert "total ink, above Pale press's limit of 100 % (max_ink)" in err
+    assert not (out / "en").exists() and not (out / "ru").exists()  # nothing written
 
 
 def test_a_formats_bleed_is_part_of_its_faces_cache_key(tmp_path: Path) -> None:
