@@ -9,9 +9,19 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	@$(PY) pipeline/bootstrap.py $(VENV)
 
+CONTENT ?= content
+PACKS = $(patsubst $(CONTENT)/%/pack.yaml,%,$(wildcard $(CONTENT)/*/pack.yaml))
+
+# one line per pack as it is checked (schemas, references, rules, print set, rulebook); a pack
+# with diagnostics shows them all below its line, and an error stops here
 check: $(STAMP)
-	@echo "relic: checking content/ (schemas, references, rules, the rulebook)…"
-	@$(BIN)/relic check content/
+	@for pack in $(PACKS); do \
+	  printf 'relic: checking $(CONTENT)/%s (schemas, references, rules, print set, rulebook)… ' "$$pack"; \
+	  out=$$($(BIN)/relic check "$(CONTENT)/$$pack" 2>&1); rc=$$?; \
+	  if [ "$$(printf '%s\n' "$$out" | wc -l)" -le 1 ]; then printf '%s\n' "$$out"; \
+	  else printf '\n%s\n' "$$out"; fi; \
+	  [ $$rc -eq 0 ] || exit $$rc; \
+	done
 
 pnp: check
 	@echo "relic: building the print-and-play set of catacombs (cards and rulebook, ru and en) into build/catacombs/…"

@@ -7,7 +7,9 @@ so the start is warm after a first `make pnp`), waits for the first build and it
 edits one entity's name `--edits` times. For each edit it times, from the moment the file is
 written:
   - event: the server-sent `built` event that announces the entity's new front picture;
-  - fetch: that picture's new URL answered with the new bytes.
+  - fetch: that picture's new URL answered with the new bytes;
+  - CPU: the CPU seconds the server's process tree spent from the write to the event (less
+    sensitive to other load on the machine than the wall times).
 The peer in the same run: the same one-card edit rebuilt by `relic build --lang L --no-rulebook`
 in a fresh process (what a designer runs without the live preview). The target is under 1 s.
 """
@@ -45,13 +47,29 @@ def pick(pack: Path, lang: str) -> tuple[Path, str, str]:
     sys.exit(f"no monster with a one-line name in {pack}")
 
 
+def tree_cpu(pid: int) -> float:
+    """CPU seconds of a process and everything under it (reaped children included)."""
+    import psutil
+
+    total = 0.0
+    root = psutil.Process(pid)
+    for proc in [root, *root.children(recursive=True)]:
+        try:
+            t = proc.cpu_times()
+        except psutil.NoSuchProcess:
+            continue
+        total += t.user + t.system + t.children_user + t.children_system
+    return total
+
+
 def edit(path: Path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     path.write_text(text.replace(f"{{ru: {old},", f"{{ru: {new},", 1), encoding="utf-8")
 
 
 def measure_serve(content: Path, pack: str, lang: str, cache: Path, edits: int
-                  ) -> tuple[list[float], list[float], float, list[dict[str, float]]]:
+                  ) -> tuple[list[float], list[float], list[float], float,
+                             list[dict[str, float]]]:
     path, entity, name = pick(content / pack, lang)
     front = f"{lang}/png/{entity}-1.png"
     serve = ServeProcess(["--pack", pack, "--content", str(content), "--lang", lang,
@@ -66,17 +84,18 @@ def measure_serve(content: Path, pack: str, lang: str, cache: Path, edits: int
             sys.exit(f"the first build failed: {serve.state()['diagnostics']}")
         ready = first.at - started
         stream.wait_for(lambda e: e.name == "checked", timeout=600)
-        to_event, to_fetch, steps = [], [], []
+        to_event, to_fetch, cpu, steps = [], [], [], []
         current = name
         run = time.time_ns() % 10**6  # a name no earlier run has rendered (the cache is shared)
         for i in range(edits):
             new = f"{name} {run}-{i + 1}"
-            written = time.perf_counter()
+            written, used = time.perf_counter(), tree_cpu(serve.pid)
             edit(path, current, new)
             current = new
             event = stream.wait_for(lambda e: e.name == "built" and front in e.data["changed"],
                                     timeout=300)
             to_event.append(event.at - written)
+            cpu.append(tree_cpu(serve.pid) - used)
             steps.append({**event.data["timings"], "builder total": event.data["seconds"]})
             url = event.data["urls"][front]
             status, body = serve.get(url)
@@ -85,7 +104,7 @@ def measure_serve(content: Path, pack: str, lang: str, cache: Path, edits: int
                 status, body = serve.get(url)
             to_fetch.append(time.perf_counter() - written)
             stream.wait_for(lambda e: e.name == "checked", timeout=600)
-        return to_event, to_fetch, ready, steps
+        return to_event, to_fetch, cpu, ready, steps
     finally:
         stream.close()
         serve.stop()
@@ -121,7 +140,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="relic-serve-bench-") as tmp:
         content = Path(tmp) / "content"
         shutil.copytree(ROOT / "content" / args.pack, content / args.pack)
-        to_event, to_fetch, ready, steps = measure_serve(content, args.pack, args.lang,
+        to_event, to_fetch, cpu, ready, steps = measure_serve(content, args.pack, args.lang,
                                                   args.cache.resolve(), args.edits)
         peer = measure_build(content, args.pack, args.lang, args.cache.resolve())
     print(f"relic serve --pack {args.pack} --lang {args.lang}: first build announced after "
@@ -130,6 +149,9 @@ def main() -> None:
           f"(min {min(to_event):.3f}, max {max(to_event):.3f}, {len(to_event)} edits)")
     print(f"one-card edit -> new picture fetched: median {statistics.median(to_fetch):.3f} s "
           f"(min {min(to_fetch):.3f}, max {max(to_fetch):.3f})")
+    print(f"CPU of the server's processes per edit: median {statistics.median(cpu):.3f} s "
+          f"(min {min(cpu):.3f}, max {max(cpu):.3f}; load average now "
+          f"{os.getloadavg()[0]:.1f})")
     names = list(dict.fromkeys(k for step in steps for k in step))
     print("where the builder spends it (median s): " + ", ".join(
         f"{k} {statistics.median(step.get(k, 0.0) for step in steps):.3f}" for k in names))

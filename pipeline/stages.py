@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import os
 import pkgutil
@@ -132,11 +133,45 @@ def _size(path: Path) -> int:
         return 0
 
 
+# job -> (sha256 of the file's bytes, its result); None until `remember_files()`
+_REMEMBERED: dict[tuple, tuple[bytes, FileResult]] | None = None
+
+
+def remember_files() -> None:
+    """Keep each file's load-and-validate result in this process and reuse it while the file's
+    bytes are unchanged: for a long-lived process that analyzes one pack after every edit."""
+    global _REMEMBERED
+    if _REMEMBERED is None:
+        _REMEMBERED = {}
+
+
+def _digest(path: Path) -> bytes | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).digest()
+    except OSError:
+        return None
+
+
 def process_files(
     paths: list[Path], catalogue: Catalogue, project: Path | None = None
 ) -> list[FileResult]:
     """Load and validate every file, keeping going past failures; two processes for big packs."""
     jobs = [(p, relative(p), catalogue.roots, project) for p in paths]
+    if _REMEMBERED is None:
+        return _process_all(jobs)
+    digests = [_digest(p) for p in paths]
+    known = {i: _REMEMBERED[job][1] for i, job in enumerate(jobs)
+             if digests[i] is not None and _REMEMBERED.get(job, (None,))[0] == digests[i]}
+    todo = [i for i in range(len(jobs)) if i not in known]
+    for i, found in zip(todo, _process_all([jobs[i] for i in todo]), strict=True):
+        known[i] = found
+        if digests[i] is not None and _digest(paths[i]) == digests[i]:  # not changed meanwhile
+            _REMEMBERED[jobs[i]] = (digests[i], found)
+    return [known[i] for i in range(len(jobs))]
+
+
+def _process_all(jobs: list[tuple[Path, str, tuple[Path, ...], Path | None]]) -> list[FileResult]:
+    paths = [job[0] for job in jobs]
     total = sum(_size(p) for p in paths)
     if total >= PARALLEL_FROM_BYTES and len(paths) > 1:
         with ProcessPoolExecutor(max_workers=2) as pool:

@@ -1,22 +1,26 @@
-"""The output files of one language: PnP sheets, shop PDFs, PNGs and manifest.json.
+"""The output files of every language: PnP sheets, shop PDFs, PNGs and manifest.json.
 
 Each file is a pure function of its layout and of the rendered faces it shows, so finished
 files are kept in the cache under the hash of exactly that: after a one-card edit only the
-files that show the card are imposed again; the others are linked from the cache.
+files that show the card are imposed again; the others are linked from the cache. The files
+to write are planned first (`plan_files`: a FileJob each), then written as separate jobs, side
+by side on the build's workers, whatever their language.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping
-from concurrent.futures import ProcessPoolExecutor
+import multiprocessing
+import shutil
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import BinaryIO
 
 from pipeline.cards.components import Components
-from pipeline.cards.formats import Profile
+from pipeline.cards.formats import Format, Profile
 from pipeline.cards.impose import write_sheets, write_shop
 from pipeline.cards.layout import Layout, SheetPage
 from pipeline.cards.outputs import (
@@ -58,24 +62,33 @@ class Outputs:
         self.cache = cache_dir / "outputs"
         self.known: dict[str, str] = {}  # relative path -> sha256, when already known
 
-    def pdf(self, name: str, key: str, produce: Callable[[BinaryIO], None]) -> None:
-        cached = self.cache / f"{key}.pdf"
-        target = self.staging / name
+    def cached(self, key: str) -> Path:
+        return self.cache / f"{key}.pdf"
+
+    def reuse(self, name: str, key: str) -> bool:
+        """Link a finished file from the cache, if it is there."""
+        cached = self.cached(key)
         if not cached.is_file():
+            return False
+        mark_used(cached)
+        link_or_copy(cached, self.staging / name)
+        self.known[name] = self.sha(cached)
+        return True
+
+    def pdf(self, name: str, key: str, produce: Callable[[BinaryIO], None]) -> None:
+        if not self.reuse(name, key):
+            cached, target = self.cached(key), self.staging / name
             with atomic_file(target) as handle:
                 produce(handle)
             link_or_copy(target, cached)
-        else:
-            mark_used(cached)
-            link_or_copy(cached, target)
-        self.known[name] = self._sha(cached)
+            self.known[name] = self.sha(cached)
 
     def link(self, source: Path, name: str) -> None:
         link_or_copy(source, self.staging / name)
-        self.known[name] = self._sha(source)
+        self.known[name] = self.sha(source)
 
     @staticmethod
-    def _sha(path: Path) -> str:
+    def sha(path: Path) -> str:
         """sha256 of a cache file, remembered beside it (cache files never change)."""
         side = path.with_name(path.name + ".sha256")
         if side.is_file():
@@ -107,45 +120,53 @@ class PackMeta:
     charset: str  # the build's characters, primed in this order in every file (impose.prime)
 
 
-def write_langs(meta: PackMeta, profile: Profile, components: Mapping[str, Components],
-                layouts: Mapping[str, Mapping[str, Layout]], rendered: Mapping[str, Rendered],
-                options, progress: Progress) -> dict[str, Path]:
-    """Every language's files; languages are written side by side when there are workers."""
-    langs = list(components)
-    jobs = [(meta, profile, lang, components[lang], layouts[lang], rendered, options)
-            for lang in langs]
-    progress.start(f"writing files ({', '.join(langs)})", len(langs))
-    if options.workers > 1 and len(langs) > 1:
-        with ProcessPoolExecutor(max_workers=min(options.workers, len(langs))) as pool:
-            folders = []
-            for folder in pool.map(_write_job, jobs):
-                folders.append(folder)
-                progress.advance()
-    else:
-        folders = []
-        for job in jobs:
-            folders.append(_write_job(job))
-            progress.advance()
-    progress.finish()
-    return dict(zip(langs, folders, strict=True))
+@dataclass(frozen=True)
+class FileJob:
+    """One PDF to write: everything its writer needs, and only the faces it shows (plain data:
+    it crosses to a worker process)."""
+
+    name: str  # the file's path in the language's folder: pnp/..., shop/...
+    key: str  # its cache key: the same key, the same bytes
+    kind: str  # "sheets" or "shop"
+    title: str
+    doc: str  # the document id
+    charset: str
+    rendered: Mapping[str, Rendered]  # the faces the file shows
+    layout: Layout | None = None  # sheets
+    items: tuple[tuple[str, str | None], ...] = ()  # shop: (front, back) per component
+    fmt: Format | None = None  # shop
+
+    @property
+    def weight(self) -> int:
+        """Placements to draw: the heaviest files are started first."""
+        if self.layout is not None:
+            return sum(len(page.placements) for page in self.layout.pages)
+        return sum(1 + (back is not None) for _, back in self.items)
+
+    def produce(self, handle: BinaryIO) -> None:
+        if self.kind == "sheets":
+            write_sheets(self.layout, self.rendered, self.title, self.doc, handle, self.charset)
+        else:
+            write_shop(list(self.items), self.fmt, self.rendered, self.title, self.doc, handle,
+                       self.charset)
 
 
-def _write_job(job) -> Path:
-    options = job[-1]
-    return (options.writer or write_all)(*job)
+@dataclass(frozen=True)
+class LangPlan:
+    """The files of one language, and what its manifest says of them."""
+
+    lang: str
+    files: tuple[FileJob, ...]
+    files_of: Mapping[str, tuple[str, ...]]  # format -> its files
 
 
-def write_all(meta: PackMeta, profile: Profile, lang: str, components: Components,
-              layouts: Mapping[str, Layout], rendered: Mapping[str, Rendered],
-              options) -> Path:
-    from pipeline.cards.faces.text import font_set
-
-    font_set(tuple(sorted(profile.fonts.items())))  # the faces' fonts, in this process too
-    final = options.out_root / lang
-    staging = staging_for(final)
-    out = Outputs(staging, options.cache_dir)
+def plan_files(meta: PackMeta, profile: Profile, lang: str, components: Components,
+               layouts: Mapping[str, Layout], rendered: Mapping[str, Rendered],
+               options) -> LangPlan:
+    """Every PDF of one language, with its cache key (nothing is written yet)."""
     title = meta.title.get(lang) or meta.title.get(meta.source_language, "")
     paper = profile.sheet.name
+    files: list[FileJob] = []
     files_of: dict[str, list[str]] = {}
     for fmt, lay in sorted(layouts.items()):
         has_backs = any(p.side == "back" for p in lay.pages)
@@ -155,6 +176,8 @@ def write_all(meta: PackMeta, profile: Profile, lang: str, components: Component
             variants = [("-duplex", True), ("-simplex", False)]
         else:
             variants = [("-simplex", False)]
+        shown = {p.face: rendered[p.face] for page in lay.pages for p in page.placements
+                 if p.face is not None}
         for suffix, duplex in variants:
             name = f"pnp/{fmt}-{paper}{suffix}.pdf"
             sheet_layout = replace(lay, pages=_pages(lay, duplex))
@@ -164,22 +187,147 @@ def write_all(meta: PackMeta, profile: Profile, lang: str, components: Component
                      for page in sheet_layout.pages]
             key = _key("sheets", label, doc, sheet_layout.sheet, sheet_layout.format,
                        [page.marks for page in sheet_layout.pages], faces)
-            out.pdf(name, key, lambda h, sl=sheet_layout, lb=label, d=doc: write_sheets(
-                sl, rendered, lb, d, h, meta.charset))
+            files.append(FileJob(name, key, "sheets", label, doc, meta.charset, shown,
+                                 layout=sheet_layout))
             files_of.setdefault(fmt, []).append(name)
         name = f"shop/{fmt}.pdf"
-        items = [(c.front, c.back) for c in components.of_format(fmt)]
+        items = tuple((c.front, c.back) for c in components.of_format(fmt))
         label, doc = f"{title} — {fmt}", _id(meta.id, lang, name)
         key = _key("shop", label, doc, profile.formats[fmt],
                    [(_where(rendered, f), _where(rendered, b)) for f, b in items])
-        out.pdf(name, key, lambda h, it=items, f=fmt, lb=label, d=doc: write_shop(
-            it, profile.formats[f], rendered, lb, d, h, meta.charset))
-        files_of[fmt].append(name)
+        faces_shown = {f: rendered[f] for pair in items for f in pair if f}
+        files.append(FileJob(name, key, "shop", label, doc, meta.charset, faces_shown,
+                             items=items, fmt=profile.formats[fmt]))
+        files_of.setdefault(fmt, []).append(name)
+    return LangPlan(lang, tuple(files), {k: tuple(v) for k, v in files_of.items()})
+
+
+def _write_file(job: tuple[FileJob, Path, Path, tuple[tuple[str, str], ...]]) -> str:
+    """Write one file into its staging folder and keep it in the cache (a worker's job)."""
+    from pipeline.cards.faces.text import font_set
+
+    file, target, cached, fonts = job
+    font_set(fonts)  # the faces' fonts, registered in this process too
+    with atomic_file(target) as handle:
+        file.produce(handle)
+    link_or_copy(target, cached)
+    return file.name
+
+
+def _run(jobs: list, workers: int) -> Iterator[str]:
+    """The files written, as they are done: side by side in forked processes (they inherit
+    everything already imported) when there are several files and several workers. A worker
+    that dies ends the build with an error (BrokenProcessPool), never a hang."""
+    if workers <= 1 or len(jobs) <= 1:
+        yield from map(_write_file, jobs)
+        return
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=context) as pool:
+        futures = [pool.submit(_write_file, job) for job in jobs]
+        try:
+            for future in as_completed(futures):
+                yield future.result()
+        finally:
+            for future in futures:
+                future.cancel()
+
+
+def write_langs(meta: PackMeta, profile: Profile, components: Mapping[str, Components],
+                layouts: Mapping[str, Mapping[str, Layout]], rendered: Mapping[str, Rendered],
+                options, progress: Progress) -> dict[str, Path]:
+    """Every language's files. Each PDF is its own job: with workers, the files of every
+    language are written side by side (the heaviest first), so no core waits for a language.
+    A file whose key is in the cache is linked from it, not written."""
+    if options.writer is not None:
+        return _write_with(options.writer, meta, profile, components, layouts, rendered,
+                           options, progress)
+    langs = list(components)
+    plans = [plan_files(meta, profile, lang, components[lang], layouts[lang], rendered, options)
+             for lang in langs]
+    outs = {lang: Outputs(staging_for(options.out_root / lang), options.cache_dir)
+            for lang in langs}
+    count = sum(len(plan.files) for plan in plans)
+    progress.start(f"writing {count} files ({', '.join(langs)})", count)
+    fonts = tuple(sorted(profile.fonts.items()))
+    todo = []
+    for plan in plans:
+        out = outs[plan.lang]
+        for file in plan.files:
+            if out.reuse(file.name, file.key):
+                progress.advance()
+            else:
+                todo.append((file, out.staging / file.name, out.cached(file.key), fonts))
+    todo.sort(key=lambda job: -job[0].weight)
+    try:
+        for _name in _run(todo, options.workers):
+            progress.advance()
+    except BaseException:
+        for out in outs.values():
+            shutil.rmtree(out.staging, ignore_errors=True)
+        raise
+    for plan in plans:
+        out = outs[plan.lang]
+        for file in plan.files:
+            out.known.setdefault(file.name, out.sha(out.cached(file.key)))
+    progress.finish()
+    return {plan.lang: _finish(meta, profile, plan, components[plan.lang], layouts[plan.lang],
+                               rendered, options, outs[plan.lang]) for plan in plans}
+
+
+def _write_with(writer: Callable[..., Path], meta: PackMeta, profile: Profile,
+                components: Mapping[str, Components], layouts: Mapping[str, Mapping[str, Layout]],
+                rendered: Mapping[str, Rendered], options, progress: Progress) -> dict[str, Path]:
+    """BuildOptions.writer (other outputs of the same faces: print vendors, virtual tables):
+    called like write_all for each language, the languages side by side when there are
+    workers."""
+    langs = list(components)
+    jobs = [(writer, meta, profile, lang, components[lang], layouts[lang], rendered, options)
+            for lang in langs]
+    progress.start(f"writing files ({', '.join(langs)})", len(langs))
+    folders = []
+    if options.workers > 1 and len(langs) > 1:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=min(options.workers, len(langs)),
+                                 mp_context=context) as pool:
+            for folder in pool.map(_writer_job, jobs):
+                folders.append(folder)
+                progress.advance()
+    else:
+        for job in jobs:
+            folders.append(_writer_job(job))
+            progress.advance()
+    progress.finish()
+    return dict(zip(langs, folders, strict=True))
+
+
+def _writer_job(job) -> Path:
+    from pipeline.cards.faces.text import font_set
+
+    writer, *args = job
+    profile = args[1]
+    font_set(tuple(sorted(profile.fonts.items())))  # the faces' fonts, in this process too
+    return writer(*args)
+
+
+def write_all(meta: PackMeta, profile: Profile, lang: str, components: Components,
+              layouts: Mapping[str, Layout], rendered: Mapping[str, Rendered],
+              options) -> Path:
+    """One language's files, in this process."""
+    return write_langs(meta, profile, {lang: components}, {lang: layouts}, rendered,
+                       replace(options, workers=1), Progress(quiet=True))[lang]
+
+
+def _finish(meta: PackMeta, profile: Profile, plan: LangPlan, components: Components,
+            layouts: Mapping[str, Layout], rendered: Mapping[str, Rendered], options,
+            out: Outputs) -> Path:
+    """PNGs and the manifest beside the written files, then the folder swapped in."""
     if options.png:
         _pngs(out, profile, components, rendered)
-    write_manifest(staging, _info(meta, profile, lang, components, layouts, files_of, options),
-                   known=out.known)
-    swap_in(staging, final)
+    info = _info(meta, profile, plan.lang, components, layouts,
+                 {fmt: list(names) for fmt, names in plan.files_of.items()}, options)
+    write_manifest(out.staging, info, known=out.known)
+    final = options.out_root / plan.lang
+    swap_in(out.staging, final)
     return final
 
 

@@ -70,7 +70,7 @@ from pipeline.model import Model
 from pipeline.rulebook.pictures import FacePictures, FilePictures, NoPictures, Pictures
 
 __all__ = ["FacePictures", "FilePictures", "NoPictures", "Pictures", "build_rulebook",
-           "install", "make_book", "prepare"]
+           "install", "laid_out_before", "make_book", "prepare"]
 
 
 def prepare(model: Model, lang: str, *, paper: str = "a5", proof: bool = False,
@@ -112,19 +112,33 @@ def make_book(composed, model: Model, cache_dir: Path, *, pictures: Pictures | N
               progress: Callable[[int, int, int], None] | None = None):
     """Lay the composed book out through the cache (and fold the booklet beside it): the
     `render.Finished` book, its PDF in the cache."""
-    from pipeline.rulebook import pdf
     from pipeline.rulebook.render import BookRenderer, project_roots
 
-    book_id = f"{model.pack.id}\0{composed.lang}\0{composed.paper}\0{composed.proof}"
     renderer = BookRenderer(composed, pictures or NoPictures(), cache_dir,
-                            project_roots(model.pack.root.resolve()), book_id)
+                            project_roots(model.pack.root.resolve()),
+                            book_id(model, composed.lang, composed.paper, composed.proof))
     finished = renderer.run(executor, progress)
     folded = booklet_of(finished.pdf)
     if booklet and not folded.is_file():
         from pipeline.cards.render import cache_write
+        from pipeline.rulebook import pdf  # WeasyPrint's import: only when folding
 
         cache_write(folded, pdf.booklet(finished.pdf.read_bytes()))
     return finished
+
+
+def book_id(model: Model, lang: str, paper: str, proof: bool) -> str:
+    """What names one book across builds (its page map in the cache is kept under it)."""
+    return f"{model.pack.id}\0{lang}\0{paper}\0{proof}"
+
+
+def laid_out_before(model: Model, lang: str, cache_dir: Path, *, paper: str = "a5",
+                    proof: bool = False) -> bool:
+    """Whether a build with this cache has laid this book out before (its page map is there):
+    if not, the build will lay out every unit, and its workers may import WeasyPrint at once."""
+    from pipeline.rulebook.render import map_file
+
+    return map_file(Path(cache_dir) / "rulebook", book_id(model, lang, paper, proof)).is_file()
 
 
 def booklet_of(book: Path) -> Path:

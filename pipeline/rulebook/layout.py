@@ -65,6 +65,10 @@ class LaidOut:
             tuple(data.get("refused", ())))
 
 
+def started() -> None:
+    """A new worker's first task when nothing needs to be imported yet."""
+
+
 def warm() -> None:
     """Import what laying out needs (WeasyPrint alone takes about 0.4 s): a new worker's first
     task, while the book is being composed."""

@@ -106,6 +106,11 @@ class PageMap:
             return cls({}, {})
 
 
+def map_file(root: Path, book_id: str) -> Path:
+    """Where the rulebook cache `root` keeps the page map of the last build of a book."""
+    return root / "maps" / f"{_sha(book_id)}.json"
+
+
 class BookRenderer:
     """Lays out one composed book through the cache (`cache_dir/rulebook/`)."""
 
@@ -116,7 +121,7 @@ class BookRenderer:
         self.root = Path(cache_dir) / "rulebook"
         self.roots = tuple(str(r.resolve()) for r in roots)
         self.charset = composed.charset()
-        self.map_file = self.root / "maps" / f"{_sha(book_id)}.json"
+        self.map_file = map_file(self.root, book_id)
         self.base = _sha(code_key(), self.charset)
 
     def missing(self, unit: Unit) -> list[Any]:

@@ -221,25 +221,49 @@ def character_view(model: Model, e: Entity, lang: str,
     }
 
 
-def component_groups(model: Model, kind: str) -> list[tuple[Entity | None, list[Entity]]]:
-    """A kind's entities by the entity that groups them in the box: its deck when the print
-    profile gives the kind a back per group (`back_by: deck`), else one group for the kind."""
-    spec = model.pack.print_profile.get("components", {}).get(kind)
-    field = spec.get("back_by") if isinstance(spec, Mapping) else None
+def component_groups(model: Model, kind: str, back_by: str | None = None,
+                     members: list[Entity] | None = None,
+                     ) -> list[tuple[Entity | None, list[Entity]]]:
+    """A kind's entities (or the given members of it) by the entity that groups them in the
+    box: its deck when the print entry gives a back per group (`back_by: deck`), else one
+    group."""
+    if back_by is None and members is None:
+        spec = model.pack.print_profile.get("components", {}).get(kind)
+        back_by = spec.get("back_by") if isinstance(spec, Mapping) else None
     groups: dict[str | None, list[Entity]] = {}
-    for e in model.of_kind(kind):
-        owner = e.get(field) if field else None
+    for e in model.of_kind(kind) if members is None else members:
+        owner = e.get(back_by) if back_by else None
         groups.setdefault(owner if owner in model.by_id else None, []).append(e)
     return [(model.by_id[g] if g is not None else None, members) for g, members in groups.items()]
 
 
+def _box_parts(model: Model, kinds: list[str] | None) -> list[tuple[str, str | None, list[Entity]]]:
+    """(group name, back_by, entities) for each print entry of the box: an entry that names
+    its kind prints its own components (a card's standee), one with `where` only some
+    entities of its kind, as the card build does. Without a print profile, every physical kind."""
+    from pipeline.cards.formats import load_profile
+    from pipeline.diagnostics import RelicError
+
+    try:
+        entries = sorted(load_profile(model.pack).kinds, key=lambda k: k.name)
+    except RelicError:
+        entries = []
+    if not entries:
+        chosen = kinds if kinds is not None else physical_kinds(model)
+        return [(k, None, list(model.of_kind(k))) for k in chosen]
+    out = [(e.name, e.back_by, [x for x in model.of_kind(e.kind) if e.prints(x.get)])
+           for e in entries if kinds is None or e.name in kinds or e.kind in kinds]
+    named = {e.name for e in entries} | {e.kind for e in entries}
+    out += [(k, None, list(model.of_kind(k))) for k in kinds or () if k not in named]
+    return out
+
+
 def components_view(model: Model, lang: str, kinds: list[str] | None) -> list[dict[str, Any]]:
-    """Per kind, and per deck where a kind is dealt in decks: its total and every distinct
-    component name with its copies."""
-    chosen = kinds if kinds is not None else physical_kinds(model)
+    """Per print entry (or the chosen kinds' entries), and per deck where a kind is dealt in
+    decks: its total and every distinct component name with its copies."""
     out = []
-    for kind in chosen:
-        for owner, members in component_groups(model, kind):
+    for group, back_by, entities in _box_parts(model, kinds):
+        for owner, members in component_groups(model, group, back_by, entities):
             counts: dict[str, int] = {}
             for e in members:
                 name = name_of(model, e, lang)
@@ -247,8 +271,8 @@ def components_view(model: Model, lang: str, kinds: list[str] | None) -> list[di
             items = [{"name": n, "count": number(counts[n])}
                      for n in sorted(counts, key=lambda n: n.lower())]
             title = (name_of(model, owner, lang) if owner is not None
-                     else kind_label(model, kind, lang))
-            out.append({"group": title, "kind": kind, "count": number(sum(counts.values())),
+                     else kind_label(model, group, lang))
+            out.append({"group": title, "kind": group, "count": number(sum(counts.values())),
                         "parts": items})
     return out
 

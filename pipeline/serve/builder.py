@@ -19,7 +19,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
@@ -31,6 +31,7 @@ from pipeline.serve import reports
 from pipeline.serve.messages import Built, Checked, Progress, Report, Request, Settings
 
 PR_SET_PDEATHSIG = 1
+NEVER_PRUNE = float("inf")  # pruning the shared cache is `relic build`'s, under its lock
 
 
 class Stopped:
@@ -89,7 +90,14 @@ def main(conn: Connection, settings: Settings) -> None:
     _die_with_parent()
     signal.signal(signal.SIGTERM, _stop_group)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the loop decides when the builder stops
-    Builder(settings, conn).loop()
+    from pipeline.commands.output import CacheLock
+    from pipeline.stages import remember_files
+
+    remember_files()  # an edit re-reads and re-validates only the files it changed
+    # a shared hold on the render cache for as long as the builder lives: `relic build` prunes
+    # it only when no other build uses it (this one never prunes)
+    with CacheLock(settings.cache_dir):
+        Builder(settings, conn).loop()
 
 
 def _die_with_parent() -> None:
@@ -177,8 +185,9 @@ class Builder:
             self.send(Built(generation, False, found, time.perf_counter() - started))
             return
         try:
-            built = self._build(analysis.model, generation, found, started,
-                                (("check", round(checked - started, 3)),))
+            with self._folder(analysis.model):
+                built = self._build(analysis.model, generation, found, started,
+                                    (("check", round(checked - started, 3)),))
         except RelicError as exc:
             problems = tuple(sorted({*found, *exc.diagnostics}, key=Diagnostic.sort_key))
             self.send(Built(generation, False, problems, time.perf_counter() - started))
@@ -186,6 +195,19 @@ class Builder:
         self.send(built)
         if built.checks:
             self._start("checks", generation, _checks, analysis.model, generation)
+
+    @contextlib.contextmanager
+    def _folder(self, model) -> Iterator[None]:
+        """The output folder, held as `relic build` holds it: a build of the same pack into
+        the same folder (`relic watch` writes where `relic build` does) waits for no one."""
+        from pipeline.commands.output import FolderError, build_lock
+
+        try:
+            with build_lock(self.settings.out_root, model.pack.id):
+                yield
+        except FolderError as exc:
+            raise RelicError([error("build-running", str(exc), self._manifest_span(),
+                                    hint="the next change builds again")]) from None
 
     def _build(self, model, generation: int, found: tuple[Diagnostic, ...], started: float,
                timings: tuple[tuple[str, float], ...]) -> Built:
@@ -198,7 +220,8 @@ class Builder:
             raise RelicError(unsafe)
         s = self.settings
         options = BuildOptions(out_root=s.out_root, cache_dir=s.cache_dir, langs=s.langs,
-                               duplex=s.duplex, png=True, pdf=s.pdf, workers=s.jobs)
+                               duplex=s.duplex, png=True, pdf=s.pdf, workers=s.jobs,
+                               keep_cache_days=NEVER_PRUNE)
         progress = PipeProgress(self.send, generation)
         result = build(model, options, progress)
         progress.mark("gallery")
@@ -221,15 +244,14 @@ class Builder:
     def _rulebooks(self, model, generation: int) -> tuple[str, ...]:
         """`relic watch --rulebook`: the rulebook of every built language, beside its cards."""
         from pipeline.cards.outputs import refresh_manifest
-        from pipeline.rulebook import build_rulebook
 
         if not (model.pack.root / "rules").is_dir():
             return ()
         written = []
-        paper = reports.rulebook_paper(model, self.settings.rulebook_paper)
+        s = self.settings
         for lang, folder in self.folders.items():
             self.send(Progress(generation, f"rulebook ({lang})"))
-            build_rulebook(model, lang, folder, paper=paper)
+            reports.book(model, lang, folder, s.cache_dir, s.rulebook_paper, s.jobs)
             refresh_manifest(folder)
             written.append(f"{lang}/rulebook.pdf")
         return tuple(written)
@@ -245,8 +267,10 @@ class Builder:
         self._start("rulebook", request.generation, self._rulebook_job, request.generation)
 
     def _rulebook_job(self, generation: int) -> Report:
-        return reports.rulebook(self.model, self.folders, self.settings.out_root, generation,
-                                self.send, self.settings.rulebook_paper)
+        s = self.settings
+        lang = next(iter(self.folders))
+        return reports.rulebook(self.model, lang, s.out_root, s.cache_dir, generation, self.send,
+                                s.rulebook_paper, s.jobs)
 
     def _start(self, name: str, generation: int, work: Callable[..., Any], *args: Any) -> None:
         """Run `work(*args)` in a forked child; what it sends and returns comes back here."""

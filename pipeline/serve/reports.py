@@ -3,12 +3,9 @@ rulebook as page pictures. Each takes a `send` for its progress and returns a `R
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import io
-import os
-import shutil
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +15,8 @@ from pipeline.serve.gallery import Image
 from pipeline.serve.messages import Progress, Report
 
 RULEBOOK_DPI = 110
+# what the page pictures were drawn from: the sha256 of the PDF and the DPI (hidden: not served)
+PAGES_OF = ".pages-of"
 Send = Callable[[Any], None]
 
 
@@ -41,57 +40,72 @@ def rulebook_paper(model: Model, chosen: str | None = None) -> str:
     return chosen or model.pack.data.get("rules", {}).get("paper", "a5")
 
 
-def rulebook(model: Model, folders: Mapping[str, Path], out_root: Path, generation: int,
-             send: Send, paper: str | None = None) -> Report:
+def book(model: Model, lang: str, out_dir: Path, cache_dir: Path, paper: str | None = None,
+         jobs: int = 1) -> Path:
+    """`out_dir/rulebook.pdf` as `relic build` makes it: its pictures are the card renderer's
+    faces and its units come from the shared cache (only what an edit changed is laid out)."""
+    from pipeline.rulebook import FacePictures, build_rulebook
+
+    pictures = FacePictures(model, lang, cache_dir, workers=jobs)
+    [pdf] = build_rulebook(model, lang, out_dir, paper=rulebook_paper(model, paper),
+                           pictures=pictures, cache_dir=cache_dir)[:1]
+    return pdf
+
+
+def rulebook(model: Model, lang: str, out_root: Path, cache_dir: Path, generation: int,
+             send: Send, paper: str | None = None, jobs: int = 1) -> Report:
     """The rulebook of the preview language: `rulebook/<lang>/rulebook.pdf` under `out_root`
-    and one PNG per page beside it. Thumbnails come from the built component pictures."""
+    and one PNG per page beside it."""
     from pipeline.fsutil import atomic_write
-    from pipeline.rulebook import build_rulebook
 
     if not (model.pack.root / "rules").is_dir():
         return Report(generation, "rulebook", {"pages": [], "pdf": None})
-    lang, folder = next(iter(folders.items()))
     send(Progress(generation, f"rulebook ({lang})"))
-    with _pictures_of(folder, out_root) as workdir:
-        try:
-            [pdf] = build_rulebook(model, lang, workdir, paper=rulebook_paper(model, paper))[:1]
-        except RelicError as exc:
-            return Report(generation, "rulebook", diagnostics=exc.diagnostics)
-        data = pdf.read_bytes()
     target = out_root / "rulebook" / lang
-    target.mkdir(parents=True, exist_ok=True)
-    atomic_write(target / "rulebook.pdf", data)
+    try:
+        data = book(model, lang, target, cache_dir, paper, jobs).read_bytes()
+    except RelicError as exc:
+        return Report(generation, "rulebook", diagnostics=exc.diagnostics)
+    pdf = _image(f"rulebook/{lang}/rulebook.pdf", data)
+    pages = _kept_pages(target, lang, pdf.sha256)
+    if pages is None:
+        pages = _write_pages(data, target, lang, lambda n, total: send(
+            Progress(generation, f"rulebook ({lang}): pages", n, total)))
+        atomic_write(target / PAGES_OF, _stamp(pdf.sha256).encode())
+    return Report(generation, "rulebook", {"pdf": pdf, "pages": pages})
+
+
+def _stamp(sha256: str) -> str:
+    return f"{sha256} {RULEBOOK_DPI}"
+
+
+def _kept_pages(target: Path, lang: str, sha256: str) -> list[Image] | None:
+    """The page pictures already drawn from this very PDF (an edit the book does not show
+    leaves its bytes alone), or None."""
+    try:
+        if (target / PAGES_OF).read_text() != _stamp(sha256):
+            return None
+        files = sorted(target.glob("page-*.png"))
+        return [_image(f"rulebook/{lang}/{f.name}", f.read_bytes()) for f in files]
+    except OSError:
+        return None
+
+
+def _write_pages(data: bytes, target: Path, lang: str,
+                 progress: Callable[[int, int], None]) -> list[Image]:
+    from pipeline.fsutil import atomic_write
+
+    (target / PAGES_OF).unlink(missing_ok=True)  # the pages change from here on
     pages = []
     rendered = list(_pages(data, RULEBOOK_DPI))
     for number, png in enumerate(rendered, start=1):
-        send(Progress(generation, f"rulebook ({lang}): pages", number, len(rendered)))
+        progress(number, len(rendered))
         atomic_write(target / f"page-{number:03d}.png", png)
         pages.append(_image(f"rulebook/{lang}/page-{number:03d}.png", png))
     for stale in target.glob("page-*.png"):
         if int(stale.stem.split("-")[1]) > len(pages):
             stale.unlink()
-    return Report(generation, "rulebook",
-                  {"pdf": _image(f"rulebook/{lang}/rulebook.pdf", data), "pages": pages})
-
-
-@contextlib.contextmanager
-def _pictures_of(folder: Path, out_root: Path) -> Iterator[Path]:
-    """A private folder (hidden, so never served) holding links to the built pictures: the
-    book reads its thumbnails there and writes there, whatever rebuilds do to `folder`."""
-    for stale in out_root.glob(".rulebook-*"):  # left by a build that was cancelled
-        shutil.rmtree(stale, ignore_errors=True)
-    work = out_root / f".rulebook-{os.getpid()}"
-    (work / "png").mkdir(parents=True, exist_ok=True)
-    try:
-        for png in (folder / "png").glob("*.png"):
-            with contextlib.suppress(FileNotFoundError):
-                try:
-                    os.link(png, work / "png" / png.name)
-                except OSError:
-                    shutil.copyfile(png, work / "png" / png.name)
-        yield work
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    return pages
 
 
 def _image(path: str, data: bytes) -> Image:

@@ -10,6 +10,7 @@ that nothing it loaded before the change survives it. Every message of the build
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,10 +51,35 @@ def classify(pack_dir: Path, paths: Iterable[str]) -> Change | None:
     return Change(kept, outside)
 
 
+class Contents:
+    """The bytes (sha256) each changed file had when a build was last asked for: one save
+    often comes as two batches of events (truncate, then write), and the second one, with
+    nothing new in it, needs no build of its own."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, bytes] = {}
+
+    def new(self, paths: Iterable[str]) -> bool:
+        """Whether any of `paths` now differs from what a build was asked for (an unreadable
+        path, a folder or a deleted file always counts); remembers what they hold now."""
+        fresh = False
+        for path in paths:
+            try:
+                digest = hashlib.sha256(Path(path).read_bytes()).digest()
+            except OSError:
+                self.seen.pop(path, None)
+                fresh = True
+                continue
+            fresh |= self.seen.get(path) != digest
+            self.seen[path] = digest
+        return fresh
+
+
 class Session:
     def __init__(self, settings: Settings, listener: Callable[[Any], None]):
         self.settings = settings
         self.listener = listener
+        self.contents = Contents()
         self.generation = 0
         self.busy = False
         self.dirty = False
@@ -96,8 +122,7 @@ class Session:
         if self.busy:
             self.dirty = True
             return
-        if self.restart_due or self.builder is None or self.builder.process is None \
-                or not self.builder.process.is_alive():
+        if self.restart_due or not self._alive():
             self.restart_due = False
             if self.builder is not None:
                 self.builder.stop()
@@ -109,10 +134,13 @@ class Session:
 
     def ask(self, what: str) -> None:
         """A report (odds, rulebook) from the builder; its answer comes to the listener."""
-        if self.builder is None or self.builder.process is None \
-                or not self.builder.process.is_alive():
+        if not self._alive():
             self.rebuild()  # a report needs a model: the rebuild gives it first
         self._send(Request(self.generation, what))
+
+    def _alive(self) -> bool:
+        process = self.builder.process if self.builder is not None else None
+        return process is not None and process.is_alive()
 
     def _send(self, request: Request) -> None:
         assert self.builder is not None
@@ -120,6 +148,8 @@ class Session:
         self.listener(request)
 
     def changed(self, change: Change) -> None:
+        if not self.contents.new(change.paths) and not change.restart and self._alive():
+            return  # the bytes a build already has (or will read): the same save, told twice
         self.listener(change)
         if change.restart:
             self.restart_due = True

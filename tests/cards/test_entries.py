@@ -101,3 +101,25 @@ def test_a_where_without_its_value_is_a_schema_error(tmp_path: Path) -> None:
     assert found[0].endswith("pack.yaml:11:14: error[schema-required]: "
                              "print.components.journalist-card.where: 'equals' is a required "
                              "property"), found
+
+
+def test_the_box_contents_list_each_entry_with_what_it_prints(tmp_path: Path) -> None:
+    """The rulebook's `components()` goes by print entry, as the card build does: a kind printed
+    twice is listed twice, and an entry with `where` lists only the entities it prints; every
+    group's total is what the build expands."""
+    from pipeline.rulebook.views import components_view
+
+    model, _, comps = _components(_pack(tmp_path))
+    groups = {g["kind"]: g for g in components_view(model, "en", None)}
+    assert {"character", "character-token", "journalist-card"} <= set(groups)
+    names = {e.id: e.get("name")["en"] for e in model.of_kind("character")}
+    journalist = groups["journalist-card"]
+    assert journalist["count"] == "1"
+    assert [p["name"] for p in journalist["parts"]] == [names["journalist"]]
+    tokens = [g for g in components_view(model, "en", None) if g["kind"] == "character-token"]
+    assert [g["count"] for g in tokens] == ["1", "1"]  # back_by: id, one group each
+    assert sum(int(g["count"]) for g in components_view(model, "en", None)) == sum(
+        comps.counts().values())
+    # asking for a kind lists every entry that prints it
+    picked = {g["kind"] for g in components_view(model, "en", ["character"])}
+    assert picked == {"character", "character-token", "journalist-card"}

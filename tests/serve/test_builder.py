@@ -120,3 +120,85 @@ def test_an_edit_cancels_the_slow_jobs(builder: Builder) -> None:
     assert checks.process.exitcode is not None  # killed, not left running
     assert [job.generation for job in builder.jobs] == [2]
     builder._cancel_jobs()
+
+
+def test_the_builder_reads_again_only_the_files_an_edit_changed(
+        pack: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pipeline import stages
+
+    monkeypatch.setattr(stages, "_REMEMBERED", {})  # what remember_files() sets up
+    first = stages.analyze(pack, plugins=False)
+    edit(pack / "cards.yaml", "Сквозняк", "Ледяной ветер")
+    second = stages.analyze(pack, plugins=False)
+    assert first.ok and second.ok
+    before, after = first.model.by_id, second.model.by_id
+    assert after["zombie"].source is before["zombie"].source  # monsters.yaml: not read again
+    assert after["draught"].source is not before["draught"].source
+    assert after["draught"].data["name"]["ru"] == "Ледяной ветер"
+    edit(pack / "cards.yaml", *BROKEN)
+    broken = stages.analyze(pack, plugins=False)
+    assert not broken.ok
+    file, line, col = BROKEN_AT
+    assert [(Path(d.span.file).name, d.span.line, d.span.col, d.code)
+            for d in broken.diagnostics] == [(file, line, col, "yaml-syntax")]
+    edit(pack / "cards.yaml", BROKEN[1], BROKEN[0])
+    fixed = stages.analyze(pack, plugins=False)
+    assert fixed.ok and fixed.model.by_id["draught"].data["name"]["ru"] == "Ледяной ветер"
+
+
+CHAPTERS = {
+    "ru": "# Игра {#play}\n\n{{ name(\"zombie\") }} проходит {{ stat(\"zombie\", "
+          "\"stats.speed\") }} клетки за ход.\n\n{{ thumbnails(\"zombie\") }}\n",
+    "en": "# Play {#play}\n\n{{ name(\"zombie\") }} walks {{ stat(\"zombie\", \"stats.speed\") }}"
+          " cells a turn.\n\n{{ thumbnails(\"zombie\") }}\n",
+}
+
+
+def test_the_rulebook_shows_the_card_pictures_and_keeps_its_pages(
+        pack: Path, render_cache: Path, tmp_path: Path) -> None:
+    from pypdf import PdfReader
+
+    for lang, text in CHAPTERS.items():
+        (pack / "rules" / lang).mkdir(parents=True)
+        (pack / "rules" / lang / "01-play.md").write_text(text, encoding="utf-8")
+    settings = Settings(pack_dir=pack, out_root=tmp_path / "out", cache_dir=render_cache,
+                        langs=("ru",), pdf=False)
+    builder = Builder(settings, Pipe())  # type: ignore[arg-type]
+
+    def rulebook(generation: int) -> Report:
+        builder.handle(Request(generation, "cards"))
+        builder._cancel_jobs()  # the plug-in checks are not what this test looks at
+        builder.handle(Request(generation, "rulebook"))
+        finish_jobs(builder)
+        report = builder.conn.last(Report)  # type: ignore[attr-defined]
+        assert report.name == "rulebook" and not report.diagnostics, report.diagnostics
+        return report
+
+    first = rulebook(1)
+    folder = tmp_path / "out" / "rulebook" / "ru"
+    reader = PdfReader(folder / "rulebook.pdf")
+    assert "Зомби" in "".join(page.extract_text() for page in reader.pages)
+    assert any(page.images for page in reader.pages)  # the zombie's card, drawn by the cards
+    assert first.data["pages"] and all((tmp_path / "out" / p.path).is_file()
+                                       for p in first.data["pages"])
+    drawn = {p.path: (tmp_path / "out" / p.path).stat().st_mtime_ns for p in first.data["pages"]}
+
+    edit(pack / "cards.yaml", "Сквозняк", "Ледяной ветер")  # a card the book does not show
+    second = rulebook(2)
+    assert second.data == first.data
+    assert {p: (tmp_path / "out" / p).stat().st_mtime_ns for p in drawn} == drawn
+
+
+def test_a_build_into_a_held_folder_waits_for_the_next_change(builder: Builder) -> None:
+    """The folder's lock is `relic build`'s: a build that holds it makes the rebuild fail with
+    a diagnostic; the next change builds."""
+    from pipeline.commands.output import build_lock
+
+    with build_lock(builder.settings.out_root, "vault"):
+        builder.handle(Request(1, "cards"))
+    held = builder.conn.last(Built)  # type: ignore[attr-defined]
+    assert not held.ok and [d.code for d in held.diagnostics] == ["build-running"]
+    assert "another build of vault is running" in held.diagnostics[0].message
+    builder.handle(Request(2, "cards"))
+    assert builder.conn.last(Built).ok  # type: ignore[attr-defined]
+    builder._cancel_jobs()

@@ -68,7 +68,7 @@ def test_traversal_attempts_get_404(ready: ServeProcess, pack: Path) -> None:
     (out / "ru" / ".hidden").write_text("not for the browser")
     secret = (pack / "cards.yaml").read_bytes()
     for path in [*TRAVERSALS, "/files/escape.txt", "/files/ru/png/escape-dir/cards.yaml",
-                 "/files/ru/.hidden"]:
+                 "/files/ru/.hidden", "/files/.lock"]:
         status, body = ready.get(path)
         assert status == 404, f"{path} answered {status}"
         assert secret not in body and b"root:" not in body, path
@@ -178,3 +178,12 @@ def test_a_taken_port_is_one_clean_line(ready: ServeProcess, pack: Path,
     assert result.returncode == 1
     assert f"error[serve-bind]: cannot listen on 127.0.0.1:{ready.port}" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_it_holds_the_cache_so_no_build_prunes_it(ready: ServeProcess,
+                                                  render_cache: Path) -> None:
+    """`relic build` prunes the shared render cache only when no other build holds it."""
+    from pipeline.commands.output import CacheLock
+
+    with CacheLock(render_cache) as lock:
+        assert not lock.alone()

@@ -10,7 +10,7 @@ import pytest
 from pipeline.cards.formats import PROJECT_ROOT
 from pipeline.diagnostics import RelicError
 from pipeline.serve import out_folder
-from pipeline.serve.session import classify, interesting, watched
+from pipeline.serve.session import Contents, classify, interesting, watched
 
 
 def test_pack_edits_rebuild_and_project_edits_restart(tmp_path: Path) -> None:
@@ -45,3 +45,20 @@ def test_the_loop_never_builds_inside_the_pack(tmp_path: Path) -> None:
         with pytest.raises(RelicError, match="among the pack's content"):
             out_folder(pack, bad)
     assert out_folder(pack, tmp_path / "build" / "p") == (tmp_path / "build" / "p").resolve()
+
+
+def test_a_save_told_twice_builds_once(tmp_path: Path) -> None:
+    cards = tmp_path / "cards.yaml"
+    cards.write_text("- id: a\n", encoding="utf-8")
+    contents = Contents()
+    assert contents.new([str(cards)])  # the first time: new
+    assert not contents.new([str(cards)])  # the same bytes again: no build of its own
+    cards.write_text("", encoding="utf-8")  # a save seen half-way (truncated), then whole
+    assert contents.new([str(cards)])
+    cards.write_text("- id: a\n", encoding="utf-8")
+    assert contents.new([str(cards)])
+    assert contents.new([str(cards), str(tmp_path / "new.yaml")])  # not there: counts
+    cards.unlink()
+    assert contents.new([str(cards)])  # deleted
+    assert contents.new([str(tmp_path)])  # a folder always counts
+    assert contents.new([str(tmp_path)])

@@ -101,7 +101,22 @@ class HeuristicBot:
                 value -= 1.0
             if value > best_value:
                 best, best_value = action, value
+        if best.kind == "pass":
+            return self._safe_try(plan, actions) or best
         return best
+
+    @staticmethod
+    def _safe_try(plan: Planner, actions: list[Action]) -> Action | None:
+        """When no fight pays on its own, try the likeliest one that kills nobody: monsters
+        only grow stronger, so waiting gains nothing while the turns run out."""
+        tries = [(plan.win_chance(int(a.get("monster"))), a) for a in actions
+                 if a.kind == "attack" and not a.get("item")
+                 and plan.deaths(plan.expected_damage(int(a.get("monster")))) == 0]
+        tries = [(p, a) for p, a in tries if p > 0.0]
+        if not tries:
+            return None
+        return max(tries, key=lambda t: (t[0] * plan.monster_worth(int(t[1].get("monster"))),
+                                         _neg(t[1])))[1]
 
     def _fight(self, state: DungeonState, step: dict, actions: list[Action]) -> Action:
         fight = state.fight
@@ -302,24 +317,24 @@ class Planner:
         worth += 0.8 * stars(s, chest) + 0.5 * s.chests[chest].boxes
         return worth
 
+    def deaths(self, damage: int) -> int:
+        """Heroes who must die when the party takes this damage, spread as kindly as can be."""
+        return max(0, damage - sum(self.state.health(h) - 1 for h in self.state.living()))
+
     def damage_cost(self, damage: int) -> float:
         """Damage is cheap while it kills nobody; a death costs the hero's abilities, shield
         and dice (a level brings the hero back); losing everyone loses the level."""
         s = self.state
         if damage <= 0:
             return 0.0
-        healths = [s.health(h) for h in s.living()]
-        if damage >= sum(healths):
+        if damage >= sum(s.health(h) for h in s.living()):
             return 60.0
-        spare = sum(h - 1 for h in healths)
-        deaths = max(0, damage - spare)
+        deaths = self.deaths(damage)
         revive = 0.0 if s.gold >= s.data.rules.level_cost_base + 1 else 3.0
         return 1.0 * damage + (4.0 + revive + self.adventure.scoring.hero_alive) * deaths
 
     def attack_value(self, index: int) -> float:
         p = self.win_chance(index)
-        if p < 0.2 and self.turns_left > 3:
-            return 0.0
         urgency = 1.0 + (2.0 if self.turns_left <= 5 else 0.0)
         return p * self.monster_worth(index) * urgency - self.damage_cost(
             self.expected_damage(index))

@@ -11,6 +11,9 @@ automatic work, which runs at once.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from fractions import Fraction
+from functools import lru_cache
+from math import lcm
 from typing import Any
 
 from engine.core.api import CHANCE, TERMINAL, Action, IllegalActionError, Outcome
@@ -219,6 +222,18 @@ class DungeonState(GameState):
             cached = self._memo["chance"] = kind.offer(self, head)
         return list(cached)
 
+    def sample_chance(self) -> Action:
+        """The core's draw (`Rng.weighted`: the same index from the same generator), with the
+        integer weights of each list of chances worked out once instead of at every roll."""
+        outcomes = self.chance_outcomes()
+        scaled, total = _integer_weights(tuple(o.probability for o in outcomes))
+        pick = self.rng.below(total)
+        for index, size in enumerate(scaled):
+            if pick < size:
+                return outcomes[index].action
+            pick -= size
+        raise AssertionError("weights exhausted")
+
     def apply(self, action: Action) -> None:
         if self.is_terminal:
             raise IllegalActionError(action, self.summary(), "the game is over")
@@ -331,3 +346,10 @@ def _copy_fight(fight: dict[str, Any] | None) -> dict[str, Any] | None:
         return None
     return {k: (list(v) if isinstance(v, list) else v) for k, v in fight.items()}
 
+
+@lru_cache(maxsize=256)
+def _integer_weights(chances: tuple[Fraction, ...]) -> tuple[tuple[int, ...], int]:
+    """Exact chances as integers over their common denominator, and the integers' total."""
+    denominator = lcm(*(c.denominator for c in chances))
+    scaled = tuple(int(c * denominator) for c in chances)
+    return scaled, int(sum(chances, Fraction(0)) * denominator)

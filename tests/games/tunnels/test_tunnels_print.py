@@ -1,17 +1,21 @@
 """The tunnels' print set, built by `relic build --pack tunnels --lang all` into a temporary
 folder: the component list derived from the model (what the issue asks to print, with the
 content's counts) is what manifest.json lists in both languages; the scenarios' and the
-cards' needs are met; treasure tokens share one back; the rulebook's components list names every
-printed component; and a second build from an empty cache gives the same bytes."""
+cards' needs are met; treasure tokens share one back; the rulebook's box contents list exactly
+the printed components with their counts; and a plain `relic build` in a fresh process gives
+the same bytes."""
 
 from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
+from ruamel.yaml import YAML
 from tunnels_support import ROOT, plain
 
 from pipeline.cli import main
@@ -20,10 +24,11 @@ PACK = ROOT / "content" / "tunnels"
 LANGS = ("ru", "en")
 
 
-def _build(out: Path, cache: Path, *langs: str) -> None:
+def _build(out: Path, cache: Path) -> None:
+    """Cards and rulebooks in both languages, as `relic build --pack tunnels` makes them."""
     args = ["build", "--pack", "tunnels", "--content", str(ROOT / "content"), "--out",
-            str(out), "--cache", str(cache), "--jobs", "2", "--quiet", "--no-rulebook"]
-    assert main([*args, "--lang", langs[0] if len(langs) == 1 else "all"]) == 0
+            str(out), "--cache", str(cache), "--jobs", "2", "--quiet", "--lang", "all"]
+    assert main(args) == 0
 
 
 @pytest.fixture(scope="module")
@@ -134,26 +139,81 @@ def test_every_treasure_token_shows_the_same_back(built: Path, lang: str) -> Non
     assert len(set(fronts)) == 2, "the loot's face and the decoys' face"
 
 
-def _components_section(lang: str) -> str:
-    text = (PACK / "rules" / lang / "01-about.md").read_text(encoding="utf-8")
-    start = text.index("{#components}")
-    end = text.find("\n## ", start)
-    return text[start:end if end > 0 else None]
+def _group_label(entry: str, lang: str) -> str:
+    labels = YAML(typ="safe").load((PACK / "print" / "labels.yaml").read_text(encoding="utf-8"))
+    return labels["labels"][f"group-{entry}"][lang]
+
+
+def _heading(section: str, lang: str) -> str:
+    """A section's title in the chapter sources (`## Title {#section}`)."""
+    for path in sorted((PACK / "rules" / lang).glob("*.md")):
+        found = re.search(rf"^#+ (.+?) \{{#{section}\}}$", path.read_text(encoding="utf-8"), re.M)
+        if found:
+            return found[1]
+    raise AssertionError(f"no section {section} in rules/{lang}")
+
+
+def expected_box(lang: str) -> dict[str, tuple[int, dict[str, int]]]:
+    """The box contents the manifest implies, from the model: per print entry, its group's
+    label, total and each distinct name with its copies (a copy `<id>.<entry>` belongs to the
+    entry, a plain `<id>` to its kind's own entry)."""
+    entities = {e["id"]: e for e in plain()["entities"]}
+    groups: dict[str, dict[str, int]] = {}
+    for cid, count in expected_components().items():
+        eid, _, entry = cid.partition(".")
+        entity = entities[eid]
+        parts = groups.setdefault(_group_label(entry or entity["kind"], lang), {})
+        name = entity["name"][lang]
+        parts[name] = parts.get(name, 0) + count
+    return {label: (sum(parts.values()), parts) for label, parts in groups.items()}
+
+
+def _book_section(built: Path, lang: str) -> str:
+    """The printed text of the rulebook's components section (pdfium's text, lines joined)."""
+    document = pdfium.PdfDocument(str(built / lang / "rulebook.pdf"))
+    try:
+        text = " ".join(document[i].get_textpage().get_text_range() for i in range(len(document)))
+    finally:
+        document.close()
+    text = re.sub(r"\s+", " ", text.replace("\xa0", " "))
+    first = text.index("×")  # the contents page names the section too, without counts
+    start = text.rindex(_heading("components", lang), 0, first)
+    return text[start:text.index(_heading("printing", lang), first)]
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_rulebook_components_list_names_every_printed_component(lang: str) -> None:
-    named = set(re.findall(r'(?:name|stat)\("([a-z0-9-]+)"', _components_section(lang)))
-    printed = {cid.split(".")[0] for cid in expected_components()}
-    assert printed <= named, printed - named
-    # each count the list gives is a data reference to the entity printed that many times
-    counted = set(re.findall(r'stat\("([a-z0-9-]+)", "count"\)', _components_section(lang)))
-    assert {"troglodyte", "demon", "treasure-loot", "treasure-decoy", "wound", "damage",
-            "grenade", "round-marker", "player-aid", "fate-dice-reference"} <= counted
+def test_the_rulebook_box_contents_list_exactly_what_is_printed(built: Path, lang: str) -> None:
+    """The box contents the players read in rulebook.pdf: every group with its total and every
+    component with its copies is printed (manifest.json), and nothing printed is left out."""
+    section = _book_section(built, lang)
+    expected = expected_box(lang)
+    for label, (total, parts) in expected.items():
+        found = re.search(rf"{re.escape(label)} — (\d+)\. (.+?)\.(?: |$)", section)
+        assert found, (label, section)
+        listed = {}
+        for part in found[2].split("; "):
+            name, _, count = part.rpartition(" ×")
+            listed[name] = int(count)
+        assert (int(found[1]), listed) == (total, parts), label
+    groups = re.findall(r" — (\d+)\. [^.—]*?×", section)
+    assert len(groups) == len(expected), groups
+    copies = sum(int(n) for n in re.findall(r"×(\d+)", section))
+    assert copies == sum(int(g) for g in groups) == _manifest(built, lang)["total_components"]
 
 
-def test_a_second_build_from_an_empty_cache_gives_the_same_bytes(built: Path,
-                                                                  tmp_path: Path) -> None:
-    _build(tmp_path / "out", tmp_path / "cache", "ru")
-    again = _manifest(tmp_path / "out", "ru")["files"]
-    assert again == _manifest(built, "ru")["files"]
+def test_a_plain_relic_build_from_the_project_folder_gives_the_same_bytes(built: Path,
+                                                                         tmp_path: Path) -> None:
+    """What a user types, in a fresh process from the project folder: the default (relative)
+    content folder, an empty cache and worker processes that read the checked layouts back from
+    it. Every face must be drawn (no template error) and the files must be the same bytes."""
+    run = subprocess.run(
+        [sys.executable, "-m", "pipeline.cli", "build", "--pack", "tunnels", "--lang", "ru",
+         "--out", str(tmp_path / "out"), "--cache", str(tmp_path / "cache"), "--jobs", "2",
+         "--quiet", "--no-rulebook"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
+    assert run.returncode == 0 and "error[" not in run.stdout + run.stderr, run.stdout + run.stderr
+    def cards(out: Path) -> list[dict]:  # the fixture's build has the rulebook too
+        return [f for f in _manifest(out, "ru")["files"] if f["path"] != "rulebook.pdf"]
+
+    assert cards(tmp_path / "out") == cards(built)
+    assert len(cards(built)) == len(_manifest(built, "ru")["files"]) - 1
