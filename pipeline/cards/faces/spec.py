@@ -488,7 +488,8 @@ def _checked(path: Path, text: str) -> tuple[Path | None, Any]:
     if folder is None:
         return None, None
     schema = (PROJECT_ROOT / "schemas" / "print" / "layout.json").read_bytes()
-    key = hashlib.sha256(text.encode() + b"\0" + schema).hexdigest()
+    # "ordered": entries are stored in the file's key order (older entries had sorted keys)
+    key = hashlib.sha256(b"ordered\0" + text.encode() + b"\0" + schema).hexdigest()
     entry = folder / "layouts" / f"{key}.json"
     if entry.is_file():
         try:
@@ -516,7 +517,8 @@ def _load(path: Path, name: str, mtime: int, size: int) -> Layout:
         if entry is not None:
             from pipeline.cards.render import cache_write
 
-            cache_write(entry, json.dumps(data, ensure_ascii=False, sort_keys=True))
+            # keys keep their written order: a `let` may read the ones above it
+            cache_write(entry, json.dumps(data, ensure_ascii=False))
     if entry is not None:
         ENTRIES.add(entry)
     return Layout(
