@@ -228,6 +228,9 @@ def check_fonts(model: Model, profile: Profile, components: Components,
     except FontError as exc:
         raise RelicError([error("missing-font", str(exc), model.pack.manifest.span(("print",)),
                                 hint="install the font or set print.fonts in pack.yaml")]) from exc
+    from pipeline.cards.faces.text import font_set
+
+    font_set(tuple(sorted(profile.fonts.items())))  # the faces' fonts: their maps are read once
     problems: list[Diagnostic] = []
     every = set("".join(face.context for face in components.faces.values()))
     every |= set(layout_text)

@@ -1,4 +1,6 @@
-"""Fonts through fontconfig, and glyph coverage checked with fontTools before anything renders."""
+"""Fonts through fontconfig, and glyph coverage checked before anything renders: from the
+character map reportlab read when it registered the font (the card renderer's fonts), else
+read with fontTools."""
 
 from __future__ import annotations
 
@@ -9,8 +11,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-
-from fontTools.ttLib import TTFont
 
 IGNORED = {"\n", "\r", "\t", "\u00ad", "\u200b"}
 
@@ -44,8 +44,36 @@ def find_font(family: str, style: str = "Regular") -> FontFace:
     return FontFace(family, style, Path(out[0]))
 
 
-@cache
 def _cmap(path: Path) -> frozenset[int]:
+    """The code points the font file maps to a glyph."""
+    return _registered_cmap(str(path)) or _file_cmap(path)
+
+
+def _registered_cmap(path: str) -> frozenset[int] | None:
+    """The map of a font the card renderer registered with reportlab (faces.text.font_set),
+    which parsed the file already; None when no registered font is that file."""
+    import sys
+
+    if "reportlab.pdfbase.pdfmetrics" not in sys.modules:
+        return None
+    from reportlab.pdfbase import pdfmetrics
+
+    for name in pdfmetrics.getRegisteredFontNames():
+        font = pdfmetrics.getFont(name)
+        if getattr(font, "_relic_file", None) == path:
+            return _registered_codes(font)
+    return None
+
+
+@cache
+def _registered_codes(font) -> frozenset[int]:
+    return frozenset(font.face.charToGlyph)
+
+
+@cache
+def _file_cmap(path: Path) -> frozenset[int]:
+    from fontTools.ttLib import TTFont
+
     with TTFont(path, lazy=True, fontNumber=0) as font:
         return frozenset(font.getBestCmap() or {})
 

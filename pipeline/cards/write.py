@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import BinaryIO
 
 from pipeline.cards.components import Components
+from pipeline.cards.faces import icons
 from pipeline.cards.formats import Format, Profile
-from pipeline.cards.impose import write_sheets, write_shop
+from pipeline.cards.impose import write_sheets, write_shop, writer_art
 from pipeline.cards.layout import Layout, SheetPage
 from pipeline.cards.outputs import (
     link_or_copy,
@@ -214,17 +215,34 @@ def _write_file(job: tuple[FileJob, Path, Path, tuple[tuple[str, str], ...]]) ->
     return file.name
 
 
+def _shares(jobs: list, parts: int) -> list[list]:
+    """Jobs (heaviest first) dealt into `parts` shares of about equal weight: each goes to the
+    lightest share so far."""
+    shares: list[list] = [[] for _ in range(parts)]
+    loads = [0] * parts
+    for job in jobs:
+        i = loads.index(min(loads))
+        shares[i].append(job)
+        loads[i] += job[0].weight
+    return shares
+
+
 def _run(jobs: list, workers: int) -> Iterator[str]:
-    """The files written, as they are done: side by side in forked processes (they inherit
-    everything already imported) when there are several files and several workers. A worker
+    """The files written, as they are done. With several files and workers, this process
+    writes the first share itself while forked processes (they inherit everything already
+    imported and read) write the others: `workers` processes in all, no idle parent. A worker
     that dies ends the build with an error (BrokenProcessPool), never a hang."""
-    if workers <= 1 or len(jobs) <= 1:
+    parts = min(workers, len(jobs))
+    if parts <= 1:
         yield from map(_write_file, jobs)
         return
+    mine, *others = _shares(jobs, parts)
     context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=context) as pool:
-        futures = [pool.submit(_write_file, job) for job in jobs]
+    with ProcessPoolExecutor(max_workers=parts - 1, mp_context=context) as pool:
+        futures = [pool.submit(_write_file, job) for share in others for job in share]
         try:
+            for job in mine:
+                yield _write_file(job)
             for future in as_completed(futures):
                 yield future.result()
         finally:
@@ -258,6 +276,9 @@ def write_langs(meta: PackMeta, profile: Profile, components: Mapping[str, Compo
             else:
                 todo.append((file, out.staging / file.name, out.cached(file.key), fonts))
     todo.sort(key=lambda job: -job[0].weight)
+    # read here once, before the writers fork: the faces' operators and their icons'
+    icons.prepare({icon for file, *_ in todo for r in file.rendered.values()
+                   for icon in writer_art(r).forms}, options.cache_dir)
     try:
         for _name in _run(todo, options.workers):
             progress.advance()

@@ -8,7 +8,8 @@
     link each book into its language's folder, list it in the manifest, prune the cache
 
 Both cores stay busy: while the card workers render, the book's units are laid out beside
-them; the book waits only for the component pictures it shows, and only in its last round.
+them, with placeholders for the component pictures; only the book's assembly waits for the
+pictures it shows.
 """
 
 from __future__ import annotations

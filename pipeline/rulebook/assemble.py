@@ -1,15 +1,24 @@
-"""Laid-out units -> the book's PDF: their pages in order, each font and picture once, the
-links between units, the bookmarks and fixed metadata (byte-identical for the same units)."""
+"""Laid-out units -> the book's PDF: their pages in order, the component pictures put in the
+placeholders' places, each font and picture once, the links between units, the bookmarks and
+fixed metadata (byte-identical for the same units and pictures)."""
 
 from __future__ import annotations
 
 import hashlib
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 from pypdf import PdfReader, PdfWriter
 from pypdf.annotations import Link
-from pypdf.generic import ArrayObject, ByteStringObject, NameObject, NumberObject, TextStringObject
+from pypdf.generic import (
+    ArrayObject,
+    ByteStringObject,
+    IndirectObject,
+    NameObject,
+    NumberObject,
+    TextStringObject,
+)
 
 from pipeline.rulebook.layout import LaidOut
 
@@ -17,8 +26,10 @@ FIXED_DATE = "D:20000101000000+00'00'"
 PRODUCER = "Relic Press"
 
 
-def assemble(units: Sequence[LaidOut], title: str, lang: str) -> bytes:
-    """One PDF of every unit's content pages (their charset pages left out)."""
+def assemble(units: Sequence[LaidOut], title: str, lang: str,
+             pictures: Mapping[str, Path] | None = None) -> bytes:
+    """One PDF of every unit's content pages (their charset pages left out); `pictures`: the
+    raster file of each picture URL the units were laid out with a placeholder for."""
     writer = PdfWriter()
     starts = []
     for unit in units:
@@ -28,6 +39,7 @@ def assemble(units: Sequence[LaidOut], title: str, lang: str) -> bytes:
             page = writer.add_page(reader.pages[n])
             if "/Annots" in page:  # links are made again below, across the units
                 del page[NameObject("/Annots")]
+    _put_pictures(writer, pictures or {})
     writer.compress_identical_objects()  # each font and picture once
     anchors = {name: (start + n, x, y) for unit, start in zip(units, starts, strict=True)
                for name, (n, x, y) in unit.anchors.items()}
@@ -45,6 +57,36 @@ def assemble(units: Sequence[LaidOut], title: str, lang: str) -> bytes:
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
+
+
+def _put_pictures(writer: PdfWriter, pictures: Mapping[str, Path]) -> None:
+    """Every placeholder image becomes its picture. WeasyPrint names an image XObject
+    `i<md5 of its URL><interpolate>`, so the name says which picture a placeholder stands
+    for; the picture goes in as its RGB pixels, Flate-compressed (the same bytes every time)."""
+    from PIL import Image
+
+    by_name = {hashlib.md5(url.encode(), usedforsecurity=False).hexdigest(): path
+               for url, path in pictures.items()}
+    done: set[int] = set()
+    for page in writer.pages:
+        resources = page.get("/Resources")
+        xobjects = resources.get_object().get("/XObject") if resources is not None else None
+        for name, ref in (xobjects.get_object().items() if xobjects is not None else ()):
+            path = by_name.get(str(name)[2:34])
+            if path is None or not isinstance(ref, IndirectObject) or ref.idnum in done:
+                continue
+            done.add(ref.idnum)
+            with Image.open(path) as img:
+                rgb = img.convert("RGB")
+            stream = ref.get_object()
+            for entry in ("/DecodeParms", "/SMask", "/Decode", "/Mask"):
+                stream.pop(NameObject(entry), None)
+            stream.update({NameObject("/Width"): NumberObject(rgb.width),
+                           NameObject("/Height"): NumberObject(rgb.height),
+                           NameObject("/ColorSpace"): NameObject("/DeviceRGB"),
+                           NameObject("/BitsPerComponent"): NumberObject(8),
+                           NameObject("/Filter"): NameObject("/FlateDecode")})
+            stream.set_data(rgb.tobytes())  # Flate-encoded by pypdf, which writes /Length
 
 
 def _height(writer: PdfWriter, index: int) -> float:

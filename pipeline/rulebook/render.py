@@ -2,7 +2,11 @@
 page number printed is the real one; then assembled into one PDF, cached too.
 
 A unit's layout is a pure function of its HTML (page numbers filled in, its first page's
-number, its CSS), the pictures it shows, the fonts and the code: that is its cache key. Page
+number, its CSS), the fonts and the code: that is its cache key. The component pictures it
+shows are not part of it: every picture prints at its CSS size, so a unit is laid out with a
+placeholder in each picture's place, and the assembly puts the real pictures in
+(`assemble.py`). A card edit that the book's text does not print lays out nothing, and the
+layouts never wait for the card build to draw the pictures; only the assembly does. Page
 numbers come from the previous round of layout: the first round takes them from the last build
 of the same book (or guesses), every round lays out only the units whose numbers changed, and
 the book is done when a round changes none. An edit that leaves the book's HTML and pictures
@@ -31,7 +35,7 @@ from pipeline.rulebook.views import PICTURES_URL
 
 HERE = Path(__file__).resolve().parent
 MAX_ROUNDS = 5
-PLACEHOLDER = "placeholder"
+PLACEHOLDER = "placeholder-1"  # how units are laid out: a placeholder in each picture's place
 GUESS = "00"  # a page number nobody has laid out yet: two digits wide, like most
 
 
@@ -124,26 +128,29 @@ class BookRenderer:
         self.map_file = map_file(self.root, book_id)
         self.base = _sha(code_key(), self.charset)
 
-    def missing(self, unit: Unit) -> list[Any]:
-        """The unit's pictures that can be neither found rasterized nor rasterized now."""
+    def missing(self, paths: list[str]) -> list[Any]:
+        """The pictures at `paths` that can be neither found rasterized nor rasterized now."""
         out = []
-        for path in unit.pictures:
+        for path in paths:
             picture, px = self.composed.pictures[path]
             if not raster_path(picture, px, self.root).is_file() and \
                     not self.pictures.available(picture):
                 out.append(picture)
         return out
 
-    def files(self, unit: Unit, write: bool) -> dict[str, str]:
-        """Picture URL path -> raster file. A round that writes nothing (on guessed page
-        numbers) takes a placeholder: pictures print at their CSS size, so they do not move
-        the pages."""
-        out = {}
-        for path in unit.pictures:
-            picture, px = self.composed.pictures[path]
-            out[path] = str(raster_file(self.pictures, picture, px, self.root) if write
-                            else self.placeholder())
-        return out
+    def rasters(self, units: list[Unit]) -> dict[str, Path]:
+        """Picture URL path -> its raster file, for every picture the units show: waits while
+        the card build draws the faces still missing (or draws them)."""
+        paths = sorted({p for u in units for p in u.pictures})
+        missing = self.missing(paths)
+        if missing:
+            self.pictures.render(missing)
+        return {p: raster_file(self.pictures, *self.composed.pictures[p], self.root)
+                for p in paths}
+
+    def files(self, unit: Unit) -> dict[str, str]:
+        """Picture URL path -> the placeholder the unit is laid out with."""
+        return {path: str(self.placeholder()) for path in unit.pictures}
 
     def placeholder(self) -> Path:
         from PIL import Image
@@ -162,10 +169,8 @@ class BookRenderer:
     def job(self, unit: Unit, pages: PageMap, write: bool = True) -> UnitJob:
         html = self.composed.html(unit, pages.number, pages.firsts.get(unit.name, 1),
                                   self.charset)
-        files = self.files(unit, write)
-        identity = [(p, self.composed.pictures[p][0].key, self.composed.pictures[p][1])
-                    if write else (p, PLACEHOLDER) for p in unit.pictures]
-        key = _sha(self.base, unit.name, html, json.dumps(identity), *_file_digests(html))
+        files = self.files(unit)
+        key = _sha(self.base, unit.name, html, PLACEHOLDER, *_file_digests(html))
         return UnitJob(key, html, str(TEMPLATES), self.roots, files,
                        str(self.root / "units" / f"{key}.pdf"), str(self.root.parent), write)
 
@@ -199,26 +204,25 @@ class BookRenderer:
             guessing, pages = False, now  # lay out again what the new page numbers change
         now.save(self.map_file)
         ordered = [laid[u.name] for u in units]
+        rasters = self.rasters(units)
+        shown = [f"{p}={self.composed.pictures[p][0].key}" for p in sorted(rasters)]
         key = _sha(self.base, "book", self.composed.title, self.composed.lang,
-                   *(u.key for u in ordered))
+                   *(u.key for u in ordered), *shown)
         book = self.root / "books" / f"{key}.pdf"
         hit = book.is_file()
         if hit:
             mark_used(book)
         else:
-            cache_write(book, assemble(ordered, self.composed.title, self.composed.lang))
+            cache_write(book, assemble(ordered, self.composed.title, self.composed.lang,
+                                       {f"file://{p}": f for p, f in rasters.items()}))
         return Finished(book, len(units), made, rounds, hit)
 
     def _round(self, units: list[Unit], pages: PageMap, write: bool,
                laid: dict[str, LaidOut], executor: Executor | None,
                progress: Callable[[int, int], None] | None) -> int:
-        """Every unit on `pages`, from the cache or laid out; a unit whose pictures the card
-        build has not rendered yet goes last, after them. The number laid out."""
-        ready, waiting, jobs = [], [], {}
+        """Every unit on `pages`, from the cache or laid out. The number laid out."""
+        ready, jobs = [], {}
         for unit in units:
-            if write and self.missing(unit):
-                waiting.append(unit)
-                continue
             jobs[unit.name] = self.job(unit, pages, write)
             hit = self.cached(jobs[unit.name])
             if hit is not None:
@@ -228,18 +232,6 @@ class BookRenderer:
         names = {job.key: name for name, job in jobs.items()}
         running = _Layouts(executor, progress)
         running.start(ready)
-        if waiting:  # the card build renders the rest of the pictures meanwhile
-            self.pictures.render([p for u in waiting for p in self.missing(u)])
-            later = []
-            for unit in waiting:
-                jobs[unit.name] = job = self.job(unit, pages, write)
-                names[job.key] = unit.name
-                hit = self.cached(job)
-                if hit is not None:
-                    laid[unit.name] = hit
-                else:
-                    later.append(job)
-            running.start(later)
         for result in running.results():
             if write:
                 result.save(self.root / "units" / f"{result.key}.json")

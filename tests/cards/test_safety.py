@@ -215,3 +215,26 @@ def test_a_warm_build_in_a_fresh_process_needs_no_drawing(built: Path, tmp_path:
     assert done.returncode == 0, done.stderr
     assert "0 rendered" in done.stderr
     assert _hashes(tmp_path / "out" / "ru") == _hashes(built / "ru")
+
+
+def test_bidi_isolates_and_zero_width_characters_print_nothing(tmp_path: Path) -> None:
+    """Text pasted from a localisation tool (bidi isolates around a name, a zero-width space,
+    a soft hyphen) builds: those characters need no glyph, are never drawn, and the printed
+    text reads as the plain words."""
+    pack = copy_pack(tmp_path)
+    cards = pack / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace(
+        "name: {ru: Сквозняк, en: Draught}",
+        'name: {ru: "\\u2068Сквоз\\u00adняк\\u2069", en: "\\u2066Draught\\u200b\\u2069"}'),
+        encoding="utf-8")
+    model = load_model(pack)
+    from pipeline.cards import preflight
+
+    assert preflight(model) == []
+    build(model, BuildOptions(out_root=tmp_path / "out", cache_dir=tmp_path / "cache",
+                              workers=1))
+    for lang, word in (("ru", "Сквозняк"), ("en", "Draught")):
+        text = "".join(p.extract_text() for p in
+                       PdfReader(tmp_path / "out" / lang / "shop" / "poker.pdf").pages)
+        assert word in text
+        assert not set(text) & {"\u2066", "\u2068", "\u2069", "\u200b", "\u00ad"}

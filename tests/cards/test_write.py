@@ -56,3 +56,41 @@ def test_files_are_planned_heaviest_first(mini_model: Model, tmp_path: Path) -> 
         else:
             assert file.weight == sum(len(p.placements) for p in file.layout.pages)
     assert len({f.key for f in plan.files}) == len(plan.files)
+
+
+def test_writers_read_icons_from_the_cache_without_svglib(built: Path, mini_model: Model,
+                                                          tmp_path: Path) -> None:
+    """Once a build has drawn its icons, a build that must write every file again (its
+    finished files gone from the cache) reads them from the cache: svglib is never imported,
+    and the files are the same bytes."""
+    import shutil
+    import subprocess
+    import sys
+
+    from tests.cards.conftest import FIXTURE
+
+    cache = tmp_path / "cache"
+    build(mini_model, BuildOptions(out_root=tmp_path / "first", cache_dir=cache, png=True))
+    assert list((cache / "icons").glob("*.ops"))
+    shutil.rmtree(cache / "outputs")
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from pipeline.cards import BuildOptions, build\n"
+        "from pipeline.stages import load_model\n"
+        f"build(load_model(Path({str(FIXTURE)!r})), BuildOptions(out_root=Path("
+        f"{str(tmp_path / 'again')!r}), cache_dir=Path({str(cache)!r}), png=True, workers=2))\n"
+        "print('svglib' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[2], check=True)
+    assert done.stdout.strip() == "False", done.stderr
+    assert _hashes(tmp_path / "again") == _hashes(built)
+
+
+def test_files_are_dealt_into_shares_of_about_equal_weight() -> None:
+    from types import SimpleNamespace
+
+    jobs = [(SimpleNamespace(weight=w), w) for w in (9, 7, 6, 5, 4, 1)]
+    shares = write._shares(jobs, 2)
+    assert [[w for _, w in share] for share in shares] == [[9, 5, 1], [7, 6, 4]]
+    assert [len(s) for s in write._shares(jobs[:1], 2)] == [1, 0]

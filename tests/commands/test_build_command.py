@@ -91,12 +91,35 @@ def test_the_book_is_laid_out_again_only_when_what_it_prints_changes(tmp_path: P
     assert book.read_bytes() == first
 
     # the zombie's speed is printed in chapter 1, and on its card, which chapter 1 and the
-    # cover show: those two parts of the four are laid out again, the others are not
+    # cover show: chapter 1 is laid out again; the cover's layout is kept, and its picture of
+    # the card is put in anew when the book is assembled
     set_value(pack / "monsters.yaml", "stats: {speed: 2,", "stats: {speed: 4,")
     edited = relic(*build_args(pack, tmp_path))
     assert edited.returncode == 0, edited.stderr
-    assert edited.stderr.count("rulebook.pdf (2 of 4 parts laid out, 1 round") == 2
+    assert edited.stderr.count("rulebook.pdf (1 of 4 parts laid out, 1 round") == 2
     assert book.read_bytes() != first
+
+
+def test_a_card_the_book_only_pictures_changes_its_picture_without_a_layout(
+        tmp_path: Path) -> None:
+    """The zombie's text is on its card, which the book shows, but not in the book's words:
+    no part is laid out again, the new picture is in the book, and the book has the very bytes
+    a cold build of the edited pack gives."""
+    pack = pack_with_book(tmp_path)
+    assert relic(*build_args(pack, tmp_path)).returncode == 0
+    book = tmp_path / "out" / "en" / "rulebook.pdf"
+    first = book.read_bytes()
+    set_value(pack / "monsters.yaml", "en: \"Walking dead :skull:.\"",
+              "en: \"Restless dead :skull:.\"")
+    edited = relic(*build_args(pack, tmp_path))
+    assert edited.returncode == 0, edited.stderr
+    assert "en/rulebook.pdf (0 of 4 parts laid out, 1 round" in edited.stderr
+    assert book.read_bytes() != first
+    cold = tmp_path / "cold"
+    fresh = relic("build", "--pack", pack.name, "--content", str(pack.parent), "--out",
+                  str(cold / "out"), "--cache", str(cold / "cache"), "--jobs", "2")
+    assert fresh.returncode == 0, fresh.stderr
+    assert (cold / "out" / "en" / "rulebook.pdf").read_bytes() == book.read_bytes()
 
 
 def test_a_refused_picture_in_the_prose_fails_check_and_build_at_its_place(
