@@ -162,6 +162,9 @@ class RelicError(Exception):
         self.diagnostics = tuple(diagnostics)
         super().__init__("\n".join(d.text() for d in self.diagnostics))
 
+    def __reduce__(self):  # whole across process pools (a worker's refusal reaches the command)
+        return (type(self), (self.diagnostics,))
+
 
 @dataclass
 class Report:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -46,6 +47,13 @@ class BuildOptions:
     batch_size: int = 40  # faces per drawing job (outputs do not depend on it)
     keep_cache_days: float = KEEP_DAYS  # cache files no build used for longer are removed
     pdf: bool = True  # False: no sheets or shop files, only PNGs and the manifest (live preview)
+    # Hooks for other outputs of the same faces (print shops, virtual tables): `adjust` turns
+    # the pack's profile into the one the faces are drawn with (a vendor's bleed and trim
+    # sizes: the faces are drawn again at them, never scaled); `writer` replaces
+    # write.write_all for each language, with the same arguments, and returns the folder.
+    # Both must be picklable (module-level functions or functools.partial of them).
+    adjust: Callable[[Profile], Profile] | None = None
+    writer: Callable[..., Path] | None = None
 
 
 @dataclass(frozen=True)
@@ -88,6 +96,8 @@ def build(model: Model, options: BuildOptions, progress: Progress | None = None,
 
     remember_checked_layouts(options.cache_dir)
     profile = load_profile(model.pack, options.paper)
+    if options.adjust is not None:
+        profile = options.adjust(profile)
     langs = _languages(model, options)
     # every language is expanded (cheap): the charset spans them all, so `--lang ru` gives the
     # same bytes as `--lang all` and the languages share one set of font subsets

@@ -204,7 +204,10 @@ class MeasureCache(_Entries):
 
 
 def face_cache_key(face: Face, settings: RenderSettings) -> str:
-    return hashlib.sha256(f"{face.key}\0{settings.salt}".encode()).hexdigest()
+    """The face's data, the salt and its format's sizes (trim, bleed, shape: a vendor's bleed
+    or a pack's edited format draws the face again)."""
+    fmt = settings.formats.get(face.format)
+    return hashlib.sha256(f"{face.key}\0{settings.salt}\0{fmt!r}".encode()).hexdigest()
 
 
 def art_key(face: Face, settings: RenderSettings, sizes: Mapping[str, float]) -> str:

@@ -256,6 +256,9 @@ def write_langs(meta: PackMeta, profile: Profile, components: Mapping[str, Compo
     """Every language's files. Each PDF is its own job: with workers, the files of every
     language are written side by side (the heaviest first), so no core waits for a language.
     A file whose key is in the cache is linked from it, not written."""
+    if options.writer is not None:
+        return _write_with(options.writer, meta, profile, components, layouts, rendered,
+                           options, progress)
     langs = list(components)
     plans = [plan_files(meta, profile, lang, components[lang], layouts[lang], rendered, options)
              for lang in langs]
@@ -290,6 +293,41 @@ def write_langs(meta: PackMeta, profile: Profile, components: Mapping[str, Compo
     progress.finish()
     return {plan.lang: _finish(meta, profile, plan, components[plan.lang], layouts[plan.lang],
                                rendered, options, outs[plan.lang]) for plan in plans}
+
+
+def _write_with(writer: Callable[..., Path], meta: PackMeta, profile: Profile,
+                components: Mapping[str, Components], layouts: Mapping[str, Mapping[str, Layout]],
+                rendered: Mapping[str, Rendered], options, progress: Progress) -> dict[str, Path]:
+    """BuildOptions.writer (other outputs of the same faces: print vendors, virtual tables):
+    called like write_all for each language, the languages side by side when there are
+    workers."""
+    langs = list(components)
+    jobs = [(writer, meta, profile, lang, components[lang], layouts[lang], rendered, options)
+            for lang in langs]
+    progress.start(f"writing files ({', '.join(langs)})", len(langs))
+    folders = []
+    if options.workers > 1 and len(langs) > 1:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=min(options.workers, len(langs)),
+                                 mp_context=context) as pool:
+            for folder in pool.map(_writer_job, jobs):
+                folders.append(folder)
+                progress.advance()
+    else:
+        for job in jobs:
+            folders.append(_writer_job(job))
+            progress.advance()
+    progress.finish()
+    return dict(zip(langs, folders, strict=True))
+
+
+def _writer_job(job) -> Path:
+    from pipeline.cards.faces.text import font_set
+
+    writer, *args = job
+    profile = args[1]
+    font_set(tuple(sorted(profile.fonts.items())))  # the faces' fonts, in this process too
+    return writer(*args)
 
 
 def write_all(meta: PackMeta, profile: Profile, lang: str, components: Components,

@@ -58,6 +58,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--booklet", action="store_true",
                    help="also write rulebook-booklet.pdf (saddle-stitch, two-up on A4 landscape)")
     p.add_argument("--no-rulebook", action="store_true", help="cards only, no rulebook")
+    p.add_argument("--shop", default=None, metavar="VENDOR",
+                   help="files for a print vendor instead of the print-and-play set: generic, "
+                        "tgc, mpc, drivethru (templates/print/vendors/; a pack adds its own in "
+                        "print/vendors/), drawn at the vendor's sizes into "
+                        "build/<pack>/shops/VENDOR/<lang>/ (no rulebook)")
     p.set_defaults(run=run)
 
 
@@ -86,11 +91,13 @@ def run(args: argparse.Namespace) -> int:
     jobs = args.jobs or default_workers()
     with Workers(jobs) as workers:  # they import WeasyPrint while the model loads
         model = _load(args)
-        out_root = Path(args.out) if args.out else Path("build") / model.pack.id
+        shop = _shop_options(model, args)
+        subfolder = shop.pop("subfolder", "")
+        out_root = Path(args.out) if args.out else Path("build") / model.pack.id / subfolder
         try:
             usable_folder(out_root, "output folder")
             with build_lock(out_root, model.pack.id), CacheLock(cache_dir) as cache_lock:
-                _build(args, model, out_root, cache_dir, jobs, workers, cache_lock)
+                _build(args, model, out_root, cache_dir, jobs, workers, cache_lock, shop)
         except FolderError as exc:
             return usage(str(exc))
     return 0
@@ -109,8 +116,17 @@ def _load(args: argparse.Namespace) -> Model:
     return model
 
 
+def _shop_options(model: Model, args: argparse.Namespace) -> dict[str, Any]:
+    """With --shop VENDOR: what the vendor changes in the build's options (pipeline/shops)."""
+    if not args.shop:
+        return {}
+    from pipeline.shops import build_options
+
+    return build_options(model, args.shop, quiet=args.quiet)
+
+
 def _build(args: argparse.Namespace, model: Model, out_root: Path, cache_dir: Path, jobs: int,
-           workers: Workers, cache_lock: CacheLock) -> None:
+           workers: Workers, cache_lock: CacheLock, shop: dict[str, Any]) -> None:
     from pipeline.cards import BuildOptions, build
     from pipeline.cards.progress import Progress
 
@@ -126,7 +142,8 @@ def _build(args: argparse.Namespace, model: Model, out_root: Path, cache_dir: Pa
             out_root=out_root, cache_dir=cache_dir,
             langs=() if args.lang == "all" else tuple(args.lang.split(",")),
             paper=args.paper, duplex=not args.no_duplex, proof=args.proof,
-            png=args.png and not args.no_png, workers=jobs, keep_cache_days=NEVER)
+            png=(args.png and not args.no_png) or shop.pop("png", False), workers=jobs,
+            keep_cache_days=NEVER, **shop)
         result = build(model, options, progress, workers)
         if books is not None:
             books.cards_done()
@@ -158,7 +175,7 @@ def _languages(model: Model, args: argparse.Namespace) -> tuple[str, ...]:
 def _wants_book(model: Model, args: argparse.Namespace) -> bool:
     from pipeline.rulebook.source import languages_present
 
-    return not args.no_rulebook and bool(languages_present(model.pack.root))
+    return not (args.no_rulebook or args.shop) and bool(languages_present(model.pack.root))
 
 
 def _report_cards(result: BuildResult, args: argparse.Namespace) -> None:
