@@ -20,6 +20,10 @@ from pathlib import Path
 SOURCE_DATE_EPOCH = "315532800"  # 1980-01-01: the subsets' timestamps, so rebuilds match
 _home: dict[str, Path] = {}  # the cache folder the installed subset cache writes to
 _lock = threading.Lock()
+_subsetting = threading.Lock()
+"""fontTools imports a table's module the first time it meets the table, and two books (ru, en,
+each in its thread) subsetting at once once failed with "module 'fontTools.ttLib.tables' has
+no attribute '_m_a_x_p'": one subset at a time (the work holds the GIL anyway)."""
 
 
 @contextmanager
@@ -55,7 +59,8 @@ def install_subset_cache(cache_dir: Path) -> None:
 
     def subset(self, to_unicode, hinting):
         if not to_unicode:
-            return original(self, to_unicode, hinting)
+            with _subsetting:
+                return original(self, to_unicode, hinting)
         font_key = (len(self.file_content), zlib.crc32(self.file_content))
         if font_key not in font_digests:  # hashing 700 KB of font per document adds up
             font_digests[font_key] = hashlib.sha256(self.file_content).digest()
@@ -70,7 +75,8 @@ def install_subset_cache(cache_dir: Path) -> None:
         if key in memory:
             self.file_content = memory[key]
         else:
-            original(self, to_unicode, hinting)
+            with _subsetting:
+                original(self, to_unicode, hinting)
             memory[key] = self.file_content
         if on_disk:
             mark_used(path)
