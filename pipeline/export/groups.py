@@ -71,9 +71,11 @@ def groups(components: Components, profile: Profile) -> tuple[Group, ...]:
     named = []
     for g in keyed.values():
         first = next(iter(g["entries"].values()))
-        # a kind's printed caption in the build's language (labels.yaml), else its id
+        # a kind's printed caption in the build's language (labels.yaml; or the pack's name of
+        # its group in the box contents, group-KIND), else its id
         labels = json.loads(components.faces[first.front].context).get("labels") or {}
-        name, label = g["kind"], labels.get(g["kind"]) or g["kind"]
+        name = g["kind"]
+        label = labels.get(name) or labels.get(f"group-{name}") or name
         if g["back"] is not None:
             group = json.loads(components.faces[g["back"]].context).get("group") or {}
             name = group.get("id") or name
