@@ -118,10 +118,17 @@ class HeuristicBot:
     def _goal_distances(self, state: CatacombsState, hero: Hero) -> dict[Pos, int]:
         now = state.round < self.avoid_until
         avoid, spent = (self.avoid, self.spent) if now else (frozenset(), frozenset())
+        if avoid:  # a monster that died or walked off no longer stands in the way
+            avoid = avoid & frozenset(p.pos for p in state.pieces if p.on_map)
         dist = self._distances_avoiding(state, hero, avoid, spent)
-        if (avoid or spent) and hero.pos not in dist:  # no way round: back to the old way
+        if not (avoid or spent):
+            return dist
+        level = self.level
+        plain = self._distances_avoiding(state, hero, frozenset(), frozenset())
+        if hero.pos not in dist or self.level < level:  # no way round: back to the old way
             self.avoid, self.spent, self.avoid_until = frozenset(), frozenset(), -1
-            dist = self._distances_avoiding(state, hero, frozenset(), frozenset())
+            return plain
+        self.level = level
         return dist
 
     def _distances_avoiding(

@@ -317,7 +317,8 @@ def event_card(state: CatacombsState, t: EventCard, card: str) -> None:
 def start_flood(state: CatacombsState, explorer: Hero, card: Card) -> None:
     """The explorer's separate labyrinth starts to flood if a ceiling hatch in it leads out to
     another labyrinth: `after_turns` rounds later the water is up and every hero still in it
-    loses `health_per_turn` at the start of each turn. With no way out the water drains away."""
+    loses `health_per_turn` at the start of each turn; `lasts_turns` rounds after that the water
+    falls again (turn.recede_floods). With no way out the water drains away at once."""
     if explorer.pos is None:
         return
     number = state.tile_of(explorer.pos).labyrinth
@@ -327,7 +328,9 @@ def start_flood(state: CatacombsState, explorer: Hero, card: Card) -> None:
     if not way_out(state, number):
         state.log(f"water seeps into labyrinth {labyrinth} and drains away")
         return
-    state.floods[labyrinth] = [state.round + card.flood_after, card.flood_health]
+    up = state.round + card.flood_after
+    down = up + card.flood_lasts if card.flood_lasts else 0
+    state.floods[labyrinth] = [up, card.flood_health, down]
     state.log(f"labyrinth {labyrinth} starts to flood (the water is up in round "
               f"{state.round + card.flood_after})")
 
