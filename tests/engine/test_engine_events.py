@@ -120,7 +120,35 @@ def test_a_flood_drowns_those_who_stay_once_the_water_is_up() -> None:
     begin_turn(state)
     assert other.hp == 10  # in the other labyrinth: dry
     lab = state.tile_of(hero.pos).labyrinth
-    assert state.to_dict()["floods"] == {str(lab): [flood_round, card.flood_health]}
+    falls = flood_round + card.flood_lasts
+    assert state.to_dict()["floods"] == {str(lab): [flood_round, card.flood_health, falls]}
+
+
+def test_the_water_falls_again_after_the_cards_turns_and_drowns_nobody_more() -> None:
+    """table.rising-water (provisional): the water stays up `lasts_turns` rounds."""
+    from engine.games.catacombs.turn import flooding, recede_floods
+
+    card = next(c for c in DATA.cards.values() if c.flood_after)
+    assert card.flood_lasts == 3
+    state = arena(DATA, players=1)
+    _hatches(state)
+    hero = state.heroes[0]
+    mine = next(iter(state.tiles.values()))
+    hero.pos = (*mine.slot, *mine.center())
+    hero.hp = hero.max_hp = 10
+    event_card(state, EventCard(pool="event", seat=0), card.id)
+    falls = state.round + card.flood_after + card.flood_lasts
+    state.round = falls - 1
+    recede_floods(state)
+    assert flooding(state, hero)
+    state.round = falls
+    recede_floods(state)
+    assert not flooding(state, hero) and state.floods == {}
+    assert state.events[-1].endswith("falls again")
+    hp = hero.hp
+    state.seat = hero.seat
+    begin_turn(state)
+    assert hero.hp == hp
 
 
 def test_with_no_ceiling_hatch_leading_out_the_water_drains_away() -> None:

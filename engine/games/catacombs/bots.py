@@ -118,10 +118,17 @@ class HeuristicBot:
     def _goal_distances(self, state: CatacombsState, hero: Hero) -> dict[Pos, int]:
         now = state.round < self.avoid_until
         avoid, spent = (self.avoid, self.spent) if now else (frozenset(), frozenset())
+        if avoid:  # a monster that died or walked off no longer stands in the way
+            avoid = avoid & frozenset(p.pos for p in state.pieces if p.on_map)
         dist = self._distances_avoiding(state, hero, avoid, spent)
-        if (avoid or spent) and hero.pos not in dist:  # no way round: back to the old way
+        if not (avoid or spent):
+            return dist
+        level = self.level
+        plain = self._distances_avoiding(state, hero, frozenset(), frozenset())
+        if hero.pos not in dist or self.level < level:  # no way round: back to the old way
             self.avoid, self.spent, self.avoid_until = frozenset(), frozenset(), -1
-            dist = self._distances_avoiding(state, hero, frozenset(), frozenset())
+            return plain
+        self.level = level
         return dist
 
     def _distances_avoiding(
@@ -183,6 +190,8 @@ class HeuristicBot:
             return _door_score(state, hero, a, dist, self.level)
         if kind == "rummage":
             return 38 if needs_junk(state, hero) else -2
+        if kind == "scrape":  # only when no goal is in reach, not even a tile to rummage
+            return 37 if needs_junk(state, hero) and dist.get(hero.pos) in (None, 0) else -3
         if kind == "shelter":
             return (
                 30
@@ -448,6 +457,26 @@ def _fallback_goals(state: CatacombsState, hero: Hero) -> list[Pos]:
                 out.append((tx, ty, *tile.center()))
         if wants_junk and tile.visited and _rummageable(state, tile):
             out.append((tx, ty, *tile.center()))
+        if wants_junk and state.pools.get("token:junk", {}).get("junk"):
+            out += _crevice_edges(state, hero, tx, ty, tile)
+    return out
+
+
+def _crevice_edges(state: CatacombsState, hero: Hero, tx: int, ty: int, tile) -> list[Pos]:
+    """Cells beside the tile's horizontal crevices the hero cannot surely cross: where a whole
+    turn breaks junk off the edge for a bridge (table.cut-off)."""
+    jump = state.data.check("crevice-horizontal", "jump")
+    reach = jump_length(state, hero, jump) if jump is not None else 0
+    out = []
+    for f in tile.features:
+        if f["type"] != "crevice" or f.get("orientation") != "horizontal":
+            continue
+        if f.get("depth") == "water" or f.get("bridge", 0) > 1:
+            continue
+        if jump is not None and reach >= jump_needed(jump, f):
+            continue
+        cells = {(c, r) for c, r in f.get("cells", [])}
+        out += sorted({start for start, _ in _hops(tile, tx, ty, cells)})
     return out
 
 

@@ -227,6 +227,30 @@ def bridge_actions(state: CatacombsState, hero: Hero) -> list[Action]:
     return out
 
 
+@actions_of
+def scrape_actions(state: CatacombsState, hero: Hero) -> list[Action]:
+    """At a horizontal crevice, with no junk in hand, a whole turn breaks stones off its edge
+    while the supply has junk (table.cut-off)."""
+    if not hero.active or state.round == 1 or hero.hidden or hero.junk > 0:
+        return []
+    check = state.data.check("crevice-horizontal", "scrape")
+    supply = state.pools.get(JUNK_POOL, {}).get(JUNK, 0)
+    if check is None or state.actions_left < check.actions or not supply:
+        return []
+    return [Action.of("scrape")] if jumps(state, hero) else []
+
+
+@handles("scrape")
+@rule("table.cut-off")
+def do_scrape(state: CatacombsState, hero: Hero, action: Action) -> int:
+    """Provisional: a hero cut off by a crevice they cannot jump spends the whole turn at its
+    edge and takes 1 junk token from the supply, for a bridge."""
+    check = state.data.check("crevice-horizontal", "scrape")
+    hero.junk += state.take_junk(1)
+    state.log(f"{hero.character} breaks stones off the crevice's edge ({hero.junk} junk held)")
+    return check.actions
+
+
 def return_junk(state: CatacombsState, n: int) -> None:
     """Junk spent on a bridge goes back to the supply (table.junk)."""
     pool = state.pools.setdefault(JUNK_POOL, {})

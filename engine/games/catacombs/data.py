@@ -447,6 +447,7 @@ class Card:
     cost_treasures: int = 0
     flood_after: int = 0  # event: the explorer's labyrinth floods this many turns later
     flood_health: int = 0  # ... and then every hero in it loses this much each turn
+    flood_lasts: int = 0  # ... for this many turns, then it drains (0: never)
     items: tuple[str, ...] = ()  # stash: one of these must be held to take it (a key)
     health: int = 0  # mercenary: its health
     ability: MercenaryAbility | None = None  # mercenary: its help beyond fighting
@@ -863,6 +864,7 @@ def _card(e: Mapping[str, Any]) -> Card:
         cost_treasures=int(e.get("cost", {}).get("treasures", 0)),
         flood_after=int(e.get("flood", {}).get("after_turns", 0)),
         flood_health=int(e.get("flood", {}).get("health_per_turn", 0)),
+        flood_lasts=int(e.get("flood", {}).get("lasts_turns", 0)),
         requires=_thresholds(e.get("requires"), Src(e["id"], "requires")),
         has_outcome="outcome" in e,
         has_reward="reward" in e,

@@ -21,6 +21,7 @@ from engine.games.catacombs.checks_util import apply_outcome
 from engine.games.catacombs.controlled import spring_lairs
 from engine.games.catacombs.data import Card, Tile
 from engine.games.catacombs.labyrinths import (
+    CLIFF_FOOT,
     arrive_below,
     beyond_table,
     draw_pile,
@@ -223,7 +224,8 @@ def _crevice_line(placed: Placed, cell: list[int], rotation: int) -> list[list[i
     """Engine assumption: a horizontal crevice runs across the tile through its cell, along
     the row or the column of floor cells that holds fewer of the tile's exits (so it cuts the
     way through rather than lying along it); where that line still holds an exit, the crevice
-    is its own cell alone; never a hatch's cell (none at all when the hatch stands on it)."""
+    is its own cell alone; never a hatch's or a cliff foot's cell (none at all when one stands
+    on it)."""
     c, r = cell
 
     def run(dc: int, dr: int) -> list[list[int]]:
@@ -247,13 +249,15 @@ def _crevice_line(placed: Placed, cell: list[int], rotation: int) -> list[list[i
     line = min((row, column), key=lambda cells: (exits_in(cells), len(cells)))
     # At a crossing both lines run through exits: the crevice fills the crossing alone, so it
     # never seals an exit (a tile laid beyond one would be out of everyone's reach). Nor does
-    # it swallow a hatch (the entrance in the first tile's centre).
+    # it swallow a hatch (the entrance in the first tile's centre) or a cliff's foot (the first
+    # tile below a cliff: the hero who came down stood in the crevice).
     cells = line if not exits_in(line) else [[c, r]]
     hatches = [f.get("cell") for f in placed.features if f["type"] in HATCHES]
     return [cell for cell in cells if cell not in hatches]
 
 
-HATCHES = ("ceiling-hatch", "floor-hatch")
+HATCHES = ("ceiling-hatch", "floor-hatch", CLIFF_FOOT)
+"""Features whose cell a horizontal crevice never covers."""
 
 
 def _add_feature(
@@ -313,7 +317,8 @@ def event_card(state: CatacombsState, t: EventCard, card: str) -> None:
 def start_flood(state: CatacombsState, explorer: Hero, card: Card) -> None:
     """The explorer's separate labyrinth starts to flood if a ceiling hatch in it leads out to
     another labyrinth: `after_turns` rounds later the water is up and every hero still in it
-    loses `health_per_turn` at the start of each turn. With no way out the water drains away."""
+    loses `health_per_turn` at the start of each turn; `lasts_turns` rounds after that the water
+    falls again (turn.recede_floods). With no way out the water drains away at once."""
     if explorer.pos is None:
         return
     number = state.tile_of(explorer.pos).labyrinth
@@ -323,7 +328,9 @@ def start_flood(state: CatacombsState, explorer: Hero, card: Card) -> None:
     if not way_out(state, number):
         state.log(f"water seeps into labyrinth {labyrinth} and drains away")
         return
-    state.floods[labyrinth] = [state.round + card.flood_after, card.flood_health]
+    up = state.round + card.flood_after
+    down = up + card.flood_lasts if card.flood_lasts else 0
+    state.floods[labyrinth] = [up, card.flood_health, down]
     state.log(f"labyrinth {labyrinth} starts to flood (the water is up in round "
               f"{state.round + card.flood_after})")
 

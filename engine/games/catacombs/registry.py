@@ -42,6 +42,7 @@ ACTION_ORDER = (
     "combat.use_actions",
     "crevices.crevice_actions",
     "crevices.bridge_actions",
+    "crevices.scrape_actions",
     "crevices.dive_actions",
     "ending.leave_actions",
     "ending.pick_up_actions",

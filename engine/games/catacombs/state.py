@@ -138,7 +138,8 @@ class CatacombsState(GameState):
         self.next_uid = 1
         self.start_slot: list[int] = [0, 0]
         self.hatch: list[int] = []
-        self.floods: dict[str, list[int]] = {}  # labyrinth -> [first flooded round, damage]
+        self.floods: dict[str, list[int]] = {}
+        """Labyrinth -> [first flooded round, damage a turn, round the water falls or 0]."""
         self.artifact_taken = False
         self.acted = False  # some hero did more than pass this round
         self.idle_rounds = 0  # rounds in a row in which every living hero only passed

@@ -43,6 +43,16 @@ def drown(state: CatacombsState, hero: Hero) -> bool:
     return hero.alive
 
 
+@rule("table.rising-water")
+def recede_floods(state: CatacombsState) -> None:
+    """Provisional: the water stays up the card's `lasts_turns` rounds, then falls again and
+    the labyrinth may be entered safely (a flood for good closed the labyrinth for good)."""
+    for labyrinth, flood in sorted(state.floods.items()):
+        if len(flood) > 2 and flood[2] and state.round >= flood[2]:
+            del state.floods[labyrinth]
+            state.log(f"the water in labyrinth {labyrinth} falls again")
+
+
 def _flood(state: CatacombsState, hero: Hero) -> list[int] | None:
     """The flood of the hero's labyrinth ([first flooded round, health a turn]), if any."""
     if not state.floods or hero.pos is None:
@@ -127,6 +137,7 @@ def new_round(state: CatacombsState, t: NewRound, _: object) -> None:
         state.ended_by = "turn-bound"
         state.log(f"the turn bound of {state.max_rounds} rounds is reached")
         return
+    recede_floods(state)
     check_end(state)
     if state.phase != PHASE_OVER and labyrinth_closed(state):
         state.phase = PHASE_OVER
