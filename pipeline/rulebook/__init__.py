@@ -44,6 +44,8 @@ Blocks (alone in their paragraph):
 - `{{ thumbnails("monster") }}` / `{{ thumbnails("zombie", "ghost") }}` pictures of the printed
   components: the fronts the card renderer draws, rasterized at the size they print
   (`pictures.py`); left out when the pack prints no such component.
+- `{{ legend("player-aid") }}` an entity's icon legend: each row of its `legend` (an icon of
+  `assets/icons/` and its caption), the icons drawn from the SVGs the cards print.
 
 Pictures in the prose: `![alt](pictures/map.png)`, a file of the pack or of `assets/` by its
 path from the pack folder; URLs, absolute paths and files outside are refused

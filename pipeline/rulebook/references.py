@@ -279,6 +279,28 @@ def r_thumbnails(ctx: Context, args: tuple[Any, ...]) -> Markup:
     return _block(ctx, "thumbnails.html.j2", None, pics=pics)
 
 
+def r_legend(ctx: Context, args: tuple[Any, ...]) -> Markup:
+    """An entity's icon legend (its `legend` rows: an icon and its caption), the icons drawn
+    from the same SVGs the cards print."""
+    from pipeline.cards.faces.icons import ICONS
+
+    e = entity(ctx, args[0])
+    rows = e.get("legend", MISSING)
+    if rows is MISSING or not isinstance(rows, (list, tuple)) or not rows:
+        raise RefError(f"'{e.id}' has no legend (a list of icon and text rows)")
+    items = []
+    for row in rows:
+        icon = row.get("icon") if isinstance(row, Mapping) else None
+        path = ICONS / f"{icon}.svg"
+        if not isinstance(icon, str) or not path.is_file():
+            known = sorted(p.stem for p in ICONS.glob("*.svg"))
+            raise RefError(f"'{e.id}': no icon '{icon}' in assets/icons",
+                           did_you_mean(str(icon), known))
+        items.append({"src": path.resolve().as_uri(),
+                      "text": fmt(row.get("text"), ctx.model, ctx.lang)})
+    return _block(ctx, "legend.html.j2", e, items=items)
+
+
 def r_decision(ctx: Context, args: tuple[Any, ...]) -> Markup:
     """Marks a sentence that states a decision of the trace: invisible except in the proof."""
     found = ctx.decisions.get(args[0]) if isinstance(args[0], str) else None
@@ -369,6 +391,8 @@ SPECS: dict[str, Spec] = {
              "list_table(\"item\", \"price\", \"hands\", \"backpack\")"),
         Spec("thumbnails", ("kind-or-entity",), 99, True, r_thumbnails,
              "pictures of rendered components (left out when none were built)"),
+        Spec("legend", ("entity",), 0, True, r_legend,
+             "an entity's icon legend: every icon of its `legend` with its caption"),
         Spec("see", ("section",), 0, False, r_see,
              "a cross-reference: \"see p. N\" (\"see below\" inside the same chapter)"),
         Spec("page", ("section",), 0, False, r_page,
