@@ -18,6 +18,7 @@ import io
 import json
 import multiprocessing
 import os
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -101,7 +102,10 @@ def cache_write(path: Path, data: bytes | str) -> None:
     fsync per face would cost more than drawing it)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    # the temp name is the thread's as well as the process's: the rulebook process writes from
+    # a thread per language, and two threads writing one file (the placeholder picture) once
+    # moved each other's temp file away (FileNotFoundError in a build)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     tmp.write_bytes(payload)
     os.replace(tmp, path)
 
