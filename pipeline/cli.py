@@ -8,6 +8,7 @@ import pkgutil
 import sys
 import traceback
 from collections.abc import Sequence
+from typing import Any
 
 from pipeline import commands
 from pipeline.diagnostics import RelicError
@@ -22,6 +23,19 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
+def _command_modules(argv: Sequence[str]) -> list[Any]:
+    """The command modules: only the named command's when the command line names one (a build
+    does not pay for importing the simulator or the server), else every one (for the overview
+    of `relic --help` and the choices listed for a mistyped command)."""
+    names = sorted(info.name for info in pkgutil.iter_modules(commands.__path__))
+    named = next((a for a in argv if not a.startswith("-")), None)
+    if named in names:
+        module = importlib.import_module(f"{commands.__name__}.{named}")
+        if hasattr(module, "register"):
+            return [module]
+    return [importlib.import_module(f"{commands.__name__}.{name}") for name in names]
+
+
 def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     """Every subcommand; a command module with `extend(argv)` may add options that depend on
     the command line (`relic sim --pack X` adds the options of X's game)."""
@@ -29,8 +43,7 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
-    modules = [importlib.import_module(f"{commands.__name__}.{info.name}")
-               for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name)]
+    modules = _command_modules(argv)
     for module in modules:
         if hasattr(module, "register"):
             module.register(sub)

@@ -12,6 +12,7 @@ has a `$ref` that leads nowhere gets a `bad-schema` diagnostic and is left out (
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import os
 import re
@@ -209,6 +210,15 @@ class Catalogue:
     """The schemas of the project, optionally extended (or overridden) by a pack's own."""
 
     roots: tuple[Path, ...] = (SCHEMA_DIR,)
+
+    @cached_property
+    def digest(self) -> str:
+        """What names these schemas' contents (and what was left out of them): a result
+        validated against them holds while it is unchanged."""
+        documents, problems, left_out = self._loaded
+        text = json.dumps([documents, sorted(d.text() for d in problems), sorted(left_out)],
+                          sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(text.encode()).hexdigest()
 
     @cached_property
     def _loaded(self) -> tuple[dict[str, dict], tuple[Diagnostic, ...], frozenset[str]]:

@@ -6,13 +6,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import os
+import pickle
 import pkgutil
-from collections.abc import Callable, Iterable
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 from pipeline import checks
@@ -145,6 +149,67 @@ def remember_files() -> None:
         _REMEMBERED = {}
 
 
+# where each file's result is kept under its bytes (`files_cached_in`), or None
+_FILE_CACHE: Path | None = None
+FILE_CACHE_CODE = ("loader.py", "validate.py", "schemas.py", "model.py", "diagnostics.py",
+                   "stages.py", "fsutil.py", "resolve.py")
+
+
+@contextlib.contextmanager
+def files_cached_in(folder: Path) -> Iterator[None]:
+    """Within: keep each file's load-and-validate result in `folder/files/`, under the file's
+    bytes, the schemas and this code, and reuse it in later processes: a build after a
+    one-file edit reads and validates that file alone."""
+    global _FILE_CACHE
+    before, _FILE_CACHE = _FILE_CACHE, Path(folder) / "files"
+    try:
+        yield
+    finally:
+        _FILE_CACHE = before
+
+
+@cache
+def _code_digest() -> str:
+    from importlib import metadata
+
+    digest = hashlib.sha256()
+    here = Path(__file__).resolve().parent
+    for name in FILE_CACHE_CODE:
+        digest.update((here / name).read_bytes())
+    for lib in ("ruamel.yaml", "jsonschema"):
+        digest.update(f"{lib}={metadata.version(lib)}\0".encode())
+    return digest.hexdigest()
+
+
+def _cache_entry(job: tuple, digest: bytes, catalogue: Catalogue) -> Path:
+    assert _FILE_CACHE is not None
+    path, display, _, project = job
+    key = hashlib.sha256("\0".join((_code_digest(), catalogue.digest, str(path), display,
+                                     str(project), digest.hex())).encode()).hexdigest()
+    return _FILE_CACHE / f"{key}.pickle"
+
+
+def _from_disk(entry: Path) -> FileResult | None:
+    try:
+        found = pickle.loads(entry.read_bytes())
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError,
+            TypeError, ValueError):
+        return None
+    if not isinstance(found, FileResult):
+        return None
+    with contextlib.suppress(OSError):
+        os.utime(entry)  # used by this build: the cache's pruning keeps it
+    return found
+
+
+def _to_disk(entry: Path, found: FileResult) -> None:
+    with contextlib.suppress(OSError, pickle.PicklingError, TypeError, AttributeError):
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        tmp = entry.with_name(f".{entry.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+        tmp.write_bytes(pickle.dumps(found, protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(tmp, entry)
+
+
 def _digest(path: Path) -> bytes | None:
     try:
         return hashlib.sha256(path.read_bytes()).digest()
@@ -157,16 +222,26 @@ def process_files(
 ) -> list[FileResult]:
     """Load and validate every file, keeping going past failures; two processes for big packs."""
     jobs = [(p, relative(p), catalogue.roots, project) for p in paths]
-    if _REMEMBERED is None:
+    if _REMEMBERED is None and _FILE_CACHE is None:
         return _process_all(jobs)
     digests = [_digest(p) for p in paths]
-    known = {i: _REMEMBERED[job][1] for i, job in enumerate(jobs)
-             if digests[i] is not None and _REMEMBERED.get(job, (None,))[0] == digests[i]}
+    known: dict[int, FileResult] = {}
+    for i, job in enumerate(jobs):
+        if digests[i] is None:
+            continue
+        if _REMEMBERED is not None and _REMEMBERED.get(job, (None,))[0] == digests[i]:
+            known[i] = _REMEMBERED[job][1]
+        elif _FILE_CACHE is not None and (
+                found := _from_disk(_cache_entry(job, digests[i], catalogue))) is not None:
+            known[i] = found
     todo = [i for i in range(len(jobs)) if i not in known]
     for i, found in zip(todo, _process_all([jobs[i] for i in todo]), strict=True):
         known[i] = found
         if digests[i] is not None and _digest(paths[i]) == digests[i]:  # not changed meanwhile
-            _REMEMBERED[jobs[i]] = (digests[i], found)
+            if _REMEMBERED is not None:
+                _REMEMBERED[jobs[i]] = (digests[i], found)
+            if _FILE_CACHE is not None:
+                _to_disk(_cache_entry(jobs[i], digests[i], catalogue), found)
     return [known[i] for i in range(len(jobs))]
 
 

@@ -107,9 +107,10 @@ def _load(args: argparse.Namespace) -> Model:
     """The model, once its assets are known to be safe to read."""
     from pipeline.checks.assets import check as check_assets
     from pipeline.diagnostics import RelicError, Severity
-    from pipeline.stages import load_model, pack_dir_for
+    from pipeline.stages import files_cached_in, load_model, pack_dir_for
 
-    model = load_model(pack_dir_for(Path(args.content), args.pack))
+    with files_cached_in(Path(args.cache)):
+        model = load_model(pack_dir_for(Path(args.content), args.pack))
     unsafe = [d for d in check_assets(model) if d.severity is Severity.ERROR]
     if unsafe:
         raise RelicError(unsafe)

@@ -147,3 +147,26 @@ def test_model_locates_values() -> None:
     assert model is not None
     assert str(model.locate("loot", "rows.2.critter")).endswith("tables.yaml:8:60")
     assert model.by_id["rat"].get("name.en") == "Rat"
+
+
+def test_a_named_command_imports_only_its_own_module() -> None:
+    """`relic build` does not import the simulator or the server; `relic --help` and a
+    mistyped command list every command."""
+    import subprocess
+    import sys
+
+    probe = ("import sys; from pipeline.cli import build_parser; build_parser({argv!r}); "
+             "print(sorted(m.split('.')[-1] for m in sys.modules "
+             "if m.startswith('pipeline.commands.')))")
+
+    def loaded(argv: list[str]) -> list[str]:
+        done = subprocess.run([sys.executable, "-c", probe.format(argv=argv)], check=True,
+                              capture_output=True, text=True)
+        return json.loads(done.stdout.replace("'", '"'))
+
+    assert loaded(["build", "--pack", "x"]) == ["build", "output"]
+    assert loaded(["--debug", "sim", "--pack", "x"]) == ["sim"]
+    everything = loaded(["--help"])
+    assert {"build", "check", "serve", "sim", "watch"} <= set(everything)
+    assert loaded(["buidl"]) == everything
+    assert loaded(["output"]) == everything  # a helper module, not a command
