@@ -145,7 +145,7 @@ def face_context(entity: Entity | None, kind: str, model: Model, lang: str,
         "lang": lang,
     }
     ctx: dict[str, Any] = {"kind": kind, "pack": pack, "lang": lang, "proof": proof,
-                           "labels": thaw(labels)}
+                           "labels": labels if isinstance(labels, dict) else thaw(labels)}
     if entity is not None:
         ctx["entity"] = entity_view(entity, lang, src)
         ctx["refs"] = {e.id: ref_view(e, lang, src, ref_fields)
@@ -162,6 +162,7 @@ def _face(side: str, template: str, fmt: str, ctx: dict[str, Any], entity_id: st
 def expand(model: Model, profile: Profile, lang: str, proof: bool,
            labels: Mapping[str, Any]) -> Components:
     """The one place where counts become copies: every printed entity times its count."""
+    labels = thaw(labels)  # once: every face's context holds them (read, never changed)
     items: list[Component] = []
     faces: dict[str, Face] = {}
     shared_backs: dict[tuple[str, str, Any], str] = {}

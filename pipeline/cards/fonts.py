@@ -26,15 +26,29 @@ class FontError(Exception):
     """A font family is not installed, or fontconfig is missing."""
 
 
+_MATCHED: dict[tuple[str, str], list[str]] = {}  # (family, style) -> fc-match's two lines
+
+
+def match_fonts(pairs: Iterable[tuple[str, str]]) -> None:
+    """Ask fontconfig for every (family, style) not asked yet, all at once (one `fc-match`
+    each, side by side): `find_font` then answers from memory."""
+    todo = [p for p in dict.fromkeys(pairs) if p not in _MATCHED]
+    if not todo or not shutil.which("fc-match"):
+        return
+    asked = [(pair, subprocess.Popen(
+        ["fc-match", "-f", "%{file}\n%{family}\n", f"{pair[0]}:style={pair[1]}"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)) for pair in todo]
+    for pair, process in asked:
+        _MATCHED[pair] = process.communicate()[0].splitlines()
+
+
 @cache
 def find_font(family: str, style: str = "Regular") -> FontFace:
     """The file fontconfig picks for `family:style`; an error if it would substitute a family."""
     if not shutil.which("fc-match"):
         raise FontError("fontconfig (fc-match) is not installed")
-    out = subprocess.run(
-        ["fc-match", "-f", "%{file}\n%{family}\n", f"{family}:style={style}"],
-        capture_output=True, text=True, check=False,
-    ).stdout.splitlines()
+    match_fonts([(family, style)])
+    out = _MATCHED[(family, style)]
     if len(out) < 2 or not out[0]:
         raise FontError(f"font {family!r} not found by fontconfig")
     families = [f.strip().lower() for f in out[1].split(",")]
@@ -90,5 +104,7 @@ def missing_glyphs(face: FontFace, text: Iterable[str]) -> list[str]:
 
 def faces_for(fonts: Mapping[str, str]) -> list[FontFace]:
     """The regular and bold face of every configured family (these are what templates use)."""
-    return [find_font(fam, style) for fam in dict.fromkeys(fonts.values())
-            for style in ("Regular", "Bold")]
+    pairs = [(fam, style) for fam in dict.fromkeys(fonts.values())
+             for style in ("Regular", "Bold")]
+    match_fonts(pairs)
+    return [find_font(fam, style) for fam, style in pairs]

@@ -8,6 +8,7 @@ Backs sit at the mirrored position (x -> sheet width - x - w) for long-edge dupl
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from itertools import pairwise
 
 from pipeline.cards.components import Component
@@ -132,6 +133,7 @@ def mirror(box: Rect, sheet: Sheet) -> Rect:
     return Rect(round(sheet.width - box.x - box.w, 4), box.y, box.w, box.h)
 
 
+@cache
 def crop_marks(grid: Grid, fmt: Format, sheet: Sheet, used: int | None = None
                ) -> tuple[Line, ...]:
     """Crop marks in the margin around the grid, plus thin cut guides in the gutters, for the

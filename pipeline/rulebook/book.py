@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -13,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from markdown_it.token import Token
 from markupsafe import Markup
 
 from pipeline.diagnostics import Diagnostic, Span, error, relative, warning
@@ -20,6 +20,7 @@ from pipeline.loader import try_load
 from pipeline.model import Model
 from pipeline.rulebook import references as refs_mod
 from pipeline.rulebook import views
+from pipeline.rulebook.glyphs import FONTS
 from pipeline.rulebook.i18n import label, localized
 from pipeline.rulebook.layout import CHARSET_ID
 from pipeline.rulebook.markdown import (
@@ -40,12 +41,12 @@ GLOSSARY_LINE = re.compile(r"^[-*]\s+\*\*(.+?)\*\*")
 ENDINGS = {"ru": "аяоеиыуюйьё", "en": "e"}
 PLACEHOLDER_LEFT = re.compile(r"\{\{|\{%|\}\}|%\}")
 PAPERS = {"a5": "148mm 210mm", "a4": "210mm 297mm", "letter": "8.5in 11in"}
-FONTS = {"serif": "DejaVu Serif", "sans": "DejaVu Sans"}
-"""The book's two families: serif for the running text, sans for headings, tables and symbols."""
 FIXED_DATE = "2000-01-01T00:00:00Z"
 
 
+@cache
 def environment() -> jinja2.Environment:
+    """The book's templates (one environment per process: each template is compiled once)."""
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
         autoescape=True,
@@ -314,7 +315,7 @@ def compose(model: Model, book: Book, *, paper: str = "a5", proof: bool = False,
     figures = views.Figures(pictures or NoPictures())
     ctx = replace(context(model, book, proof, paper=paper), figures=figures)
     terms = glossary_terms(book)
-    book = replace(book, chapters=tuple(replace(p, tokens=copy.deepcopy(p.tokens))
+    book = replace(book, chapters=tuple(replace(p, tokens=writable_text(p.tokens))
                                         for p in book.chapters))
     marks: list[int] = []
     for part in book.chapters:
@@ -355,6 +356,13 @@ def compose(model: Model, book: Book, *, paper: str = "a5", proof: bool = False,
         base_font="9.5pt" if paper == "a5" else "10.5pt")
     return Composed(book.lang, title, paper, proof, document, tuple(units),
                     dict(figures.used))
+
+
+def writable_text(tokens: tuple[Token, ...]) -> tuple[Token, ...]:
+    """The tokens with their own copies of the text tokens `mark_terms` writes into (the parsed
+    chapter stays as it was); every other token is shared."""
+    return tuple(tok.copy(children=[child.copy() for child in tok.children])
+                 if tok.type == "inline" and tok.children else tok for tok in tokens)
 
 
 def render_html(model: Model, book: Book, *, paper: str = "a5", proof: bool = False,

@@ -87,8 +87,20 @@ def load_glossary(pack_root: Path, lang: str) -> Chapter | None:
     return _read(path, lang, 10_000, "glossary") if path.is_file() else None
 
 
+# the form nearly every reference takes: a name and double-quoted strings or whole numbers
+_SIMPLE_CALL = re.compile(r'\s*([A-Za-z_]\w*)\(\s*((?:"[^"\\{}]*"|\d+)'
+                          r'(?:\s*,\s*(?:"[^"\\{}]*"|\d+))*)?\s*\)\s*')
+_SIMPLE_ARG = re.compile(r'"([^"\\{}]*)"|(\d+)')
+
+
 def _const_call(expr: str) -> tuple[str, tuple[Any, ...]] | str:
-    """`name("a", 1)` -> ("name", ("a", 1)); otherwise a message saying what is wrong."""
+    """`name("a", 1)` -> ("name", ("a", 1)); otherwise a message saying what is wrong. The
+    simple form is read directly, anything else by Jinja's parser (which says what is
+    wrong)."""
+    simple = _SIMPLE_CALL.fullmatch(expr)
+    if simple is not None:
+        return simple[1], tuple(int(number) if number else text
+                                for text, number in _SIMPLE_ARG.findall(simple[2] or ""))
     try:
         tree = _PARSER.parse("{{" + expr + "}}")
     except jinja2.TemplateSyntaxError as exc:
