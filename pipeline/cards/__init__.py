@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -29,7 +29,7 @@ from pipeline.cards.render import Workers
 from pipeline.diagnostics import Diagnostic, RelicError, Span, error, relative
 from pipeline.model import Model
 
-__all__ = ["BuildOptions", "BuildResult", "build", "preflight"]
+__all__ = ["BuildOptions", "BuildResult", "PrintSet", "build", "preflight", "prepare"]
 
 LAYOUTS_DIR = PROJECT_ROOT / "templates" / "layouts"
 
@@ -86,30 +86,51 @@ class BuildResult:
         return sum(r.rendered for r in self.langs)
 
 
-def build(model: Model, options: BuildOptions, progress: Progress | None = None,
-          workers: Workers | None = None) -> BuildResult:
-    """Every stage in order, for every requested language. `workers`: render processes the
-    caller started early (`Workers(options.workers)`), else they start when needed."""
-    started, began = time.perf_counter(), time.time() - 1  # 1 s: file times are coarse
-    progress = progress or Progress(quiet=True)
-    from pipeline.cards.faces.spec import remember_checked_layouts
+@dataclass(frozen=True)
+class PrintSet:
+    """What every later stage needs of a pack's print set, worked out once per build: the
+    profile, every language's components (the charset spans them all, so `--lang ru` gives the
+    same bytes as `--lang all` and the languages share one set of font subsets), the layouts'
+    own text, and the charset. The rulebook's component pictures are drawn from the very same
+    (`rulebook.pictures.FacePictures`)."""
+
+    profile: Profile
+    langs: tuple[str, ...]  # the languages to build
+    expanded: Mapping[str, Components]  # every language of the pack
+    layout_text: str
+    charset: str
+
+
+def prepare(model: Model, options: BuildOptions) -> PrintSet:
+    """The print set of one build, its fonts checked against every character the requested
+    languages print (RelicError on a missing font or glyph)."""
+    from pipeline.cards.faces.spec import ENTRIES, remember_checked_layouts
 
     remember_checked_layouts(options.cache_dir)
     profile = load_profile(model.pack, options.paper)
     if options.adjust is not None:
         profile = options.adjust(profile)
     langs = _languages(model, options)
-    # every language is expanded (cheap): the charset spans them all, so `--lang ru` gives the
-    # same bytes as `--lang all` and the languages share one set of font subsets
     expanded = {lang: expand(model, profile, lang, options.proof, load_labels(model.pack, lang))
                 for lang in model.pack.languages}
     layout_text = _layout_text(model, profile)
-    from pipeline.cards.faces.spec import ENTRIES
-
     mark_used(*(e for e in ENTRIES if e.is_file() and options.cache_dir in e.parents))
     chars = charset(layout_text, *expanded.values())
     for lang in langs:
         check_fonts(model, profile, expanded[lang], layout_text)
+    return PrintSet(profile, langs, expanded, layout_text, chars)
+
+
+def build(model: Model, options: BuildOptions, progress: Progress | None = None,
+          workers: Workers | None = None, print_set: PrintSet | None = None) -> BuildResult:
+    """Every stage in order, for every requested language. `workers`: render processes the
+    caller started early (`Workers(options.workers)`), else they start when needed;
+    `print_set`: what `prepare(model, options)` gave the caller, else worked out here."""
+    started, began = time.perf_counter(), time.time() - 1  # 1 s: file times are coarse
+    progress = progress or Progress(quiet=True)
+    print_set = print_set or prepare(model, options)
+    profile, langs, expanded = print_set.profile, print_set.langs, print_set.expanded
+    chars = print_set.charset
     drawing = time.perf_counter()
     rendered, fresh = _render(model, profile, {lang: expanded[lang] for lang in langs}, chars,
                               options, progress, workers)

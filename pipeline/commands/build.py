@@ -1,15 +1,17 @@
 """`relic build --pack ID --lang ru|all`: print-ready PDFs, PNGs, the rulebook and a manifest.
 
-    load the model, refuse unsafe assets       (this process)
-    ├─ the cards: render faces, impose, write   (this process and its render workers)
-    └─ the rulebooks: check, compose, lay out   (a second process and its layout workers,
-       every language, through the cache         started before the cards, so that neither
-                                                  kind of work waits for the other)
+    load the model (each file through the cache), refuse unsafe assets      (this process)
+    ├─ the rulebooks: check, compose, lay out    (a second process and its layout workers,
+    │  every language, through the cache          started right after loading)
+    ├─ the print set: profile, components, fonts (this process; sent to the book process,
+    │                                             which draws its pictures from it)
+    └─ the cards: render faces, impose, write    (this process and its render workers)
     link each book into its language's folder, list it in the manifest, prune the cache
 
 Both cores stay busy: while the card workers render, the book's units are laid out beside
 them, with placeholders for the component pictures; only the book's assembly waits for the
-pictures it shows.
+pictures it shows. While the print set is worked out, the book process imports its code and
+parses the chapters.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import contextlib
 import multiprocessing
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from pipeline.commands.output import CacheLock, FolderError, build_lock, usable_folder
 
 if TYPE_CHECKING:
-    from pipeline.cards import BuildResult
+    from pipeline.cards import BuildResult, PrintSet
     from pipeline.cards.progress import Progress
     from pipeline.cards.render import Workers
     from pipeline.model import Model
@@ -128,45 +131,92 @@ def _shop_options(model: Model, args: argparse.Namespace) -> dict[str, Any]:
 
 def _build(args: argparse.Namespace, model: Model, out_root: Path, cache_dir: Path, jobs: int,
            workers: Workers, cache_lock: CacheLock, shop: dict[str, Any]) -> None:
-    from pipeline.cards import BuildOptions, build
+    from pipeline.cards import BuildOptions, build, prepare
     from pipeline.cards.progress import Progress
 
     began = time.time() - 1  # file times are coarse
     langs = _languages(model, args)
     progress = Progress(quiet=args.quiet)
-    books = None
-    if _wants_book(model, args):
-        _load_print_set(model, args, cache_dir)
-        books = Books.start(model, langs, args, cache_dir, jobs)
+    options = BuildOptions(
+        out_root=out_root, cache_dir=cache_dir,
+        langs=() if args.lang == "all" else tuple(args.lang.split(",")),
+        paper=args.paper, duplex=not args.no_duplex, proof=args.proof,
+        png=(args.png and not args.no_png) or shop.pop("png", False), workers=jobs,
+        keep_cache_days=NEVER, **shop)
+    # the book process starts first: it imports its code and parses the chapters while the
+    # print set is worked out here, once, and then sent to it (it draws its pictures from it)
+    # A book whose every input is as it was when the cache's copy was made is linked from the
+    # cache, with no book process (`rulebook/record.py`). Otherwise the book process starts
+    # first: it imports its code and parses the chapters while the print set is worked out
+    # here, once, and then sent to it (it draws its pictures from it).
+    wanted = _wants_book(model, args)
+    records = _recorded_books(model, langs, args, cache_dir) if wanted else None
+    books = Books.start(model, langs, args, cache_dir, jobs) if wanted and records is None \
+        else None
     try:
-        options = BuildOptions(
-            out_root=out_root, cache_dir=cache_dir,
-            langs=() if args.lang == "all" else tuple(args.lang.split(",")),
-            paper=args.paper, duplex=not args.no_duplex, proof=args.proof,
-            png=(args.png and not args.no_png) or shop.pop("png", False), workers=jobs,
-            keep_cache_days=NEVER, **shop)
-        result = build(model, options, progress, workers)
+        print_set = prepare(model, options)
+        if books is not None:
+            books.give(print_set)
+        result = build(model, options, progress, workers, print_set)
+        if records is not None and not _pictures_hold(model, records, args, cache_dir,
+                                                      print_set):
+            books = Books.start(model, langs, args, cache_dir, jobs)  # a picture changed
+            books.give(print_set)
         if books is not None:
             books.cards_done()
         _report_cards(result, args)
         if books is not None:
             books.finish(result, progress, args)
+        elif records is not None:
+            _install_books(records, result, args)
     finally:
         if books is not None:
             books.stop()
     _prune(cache_dir, args, began, cache_lock)
 
 
-def _load_print_set(model: Model, args: argparse.Namespace, cache_dir: Path) -> None:
-    """Read the print profile and its layouts (checked against their schemas, or taken from
-    the cache's checked copies) once, before the book process is forked: both processes then
-    hold them, instead of each reading and checking them (about a second of CPU)."""
-    from pipeline.cards import _layout_text
-    from pipeline.cards.faces.spec import remember_checked_layouts
-    from pipeline.cards.formats import load_profile
+def _book_settings(model: Model, args: argparse.Namespace, lang: str) -> dict[str, Any]:
+    paper = args.rulebook_paper or model.pack.data.get("rules", {}).get("paper", "a5")
+    return {"lang": lang, "paper": paper, "proof": args.proof, "booklet": args.booklet}
 
-    remember_checked_layouts(cache_dir)
-    _layout_text(model, load_profile(model.pack, args.paper))
+
+def _recorded_books(model: Model, langs: tuple[str, ...], args: argparse.Namespace,
+                    cache_dir: Path) -> dict[str, Any] | None:
+    """Every language's book record, if for every one nothing the book read of the files and
+    the entities has changed (else None: the books are made)."""
+    from pipeline.rulebook import recorded_book
+
+    records = {lang: recorded_book(model, _book_settings(model, args, lang), cache_dir)
+               for lang in langs}
+    return records if all(records.values()) else None
+
+
+def _pictures_hold(model: Model, records: dict[str, Any], args: argparse.Namespace,
+                   cache_dir: Path, print_set: PrintSet) -> bool:
+    """Every picture the recorded books show is the one the cards now print."""
+    from pipeline.rulebook import FacePictures
+
+    return all(record.pictures_hold(FacePictures(model, lang, cache_dir, proof=args.proof,
+                                                 print_set=print_set))
+               for lang, record in records.items())
+
+
+def _install_books(records: dict[str, Any], result: BuildResult,
+                   args: argparse.Namespace) -> None:
+    """The recorded books, linked from the cache into their languages' folders."""
+    from pipeline.cards.outputs import refresh_manifest
+    from pipeline.cards.prune import mark_used
+    from pipeline.rulebook import install
+
+    folders = {lang.lang: lang.folder for lang in result.langs}
+    for lang, record in records.items():
+        mark_used(record.pdf, *record.used)
+        written = install(Path(record.pdf), folders[lang], args.booklet)
+        refresh_manifest(folders[lang])
+        if not args.quiet:
+            for path in written:
+                print(f"relic: wrote {path} (from the cache: nothing the book shows changed)",
+                      file=sys.stderr)
 
 
 def _languages(model: Model, args: argparse.Namespace) -> tuple[str, ...]:
@@ -222,9 +272,10 @@ class BookReport:
 class Books:
     """Every requested language's rulebook, made in a second process while the cards build."""
 
-    def __init__(self, process, queue, cards_event, langs: tuple[str, ...]):
+    def __init__(self, process, queue, inbox, cards_event, langs: tuple[str, ...]):
         self.process = process
         self.queue = queue
+        self.inbox = inbox
         self.cards_event = cards_event
         self.langs = langs
         self.reports: dict[str, BookReport] = {}
@@ -234,13 +285,17 @@ class Books:
     def start(cls, model: Model, langs: tuple[str, ...], args: argparse.Namespace,
               cache_dir: Path, jobs: int) -> Books:
         ctx = multiprocessing.get_context("fork")
-        queue, cards_event = ctx.Queue(), ctx.Event()
-        paper = args.rulebook_paper or model.pack.data.get("rules", {}).get("paper", "a5")
-        settings = {"paper": paper, "proof": args.proof, "booklet": args.booklet}
+        queue, inbox, cards_event = ctx.Queue(), ctx.Queue(), ctx.Event()
+        settings = _book_settings(model, args, "")
         process = ctx.Process(target=_books_process, name="relic-rulebooks",
-                              args=(model, langs, settings, cache_dir, jobs, queue, cards_event))
+                              args=(model, langs, settings, cache_dir, jobs, queue, cards_event,
+                                    inbox))
         process.start()
-        return cls(process, queue, cards_event, langs)
+        return cls(process, queue, inbox, cards_event, langs)
+
+    def give(self, print_set: PrintSet) -> None:
+        """The card build's print set, for the book's pictures (`cards.prepare`)."""
+        self.inbox.put(print_set)
 
     def cards_done(self) -> None:
         """The card build has rendered (and written) everything: a picture still missing will
@@ -320,7 +375,7 @@ class Books:
 
 
 def _books_process(model: Model, langs: tuple[str, ...], settings: dict[str, Any],
-                   cache_dir: Path, jobs: int, queue, cards_event) -> None:
+                   cache_dir: Path, jobs: int, queue, cards_event, inbox) -> None:
     """In the second process: every language's book, laid out by a pool of `jobs` workers.
     The process leads its own group, so that `Books.stop` ends its workers with it."""
     import os
@@ -343,8 +398,10 @@ def _books_process(model: Model, langs: tuple[str, ...], settings: dict[str, Any
                                         proof=settings["proof"]) for lang in langs)
         for _ in range(jobs):
             executor.submit(warm if first else started)
+        print_set = _Inbox(inbox)
         threads = [threading.Thread(target=_one_book, args=(model, lang, settings, cache_dir,
-                                                            executor, queue, cards_event))
+                                                            executor, queue, cards_event,
+                                                            print_set))
                    for lang in langs]
         for thread in threads:
             thread.start()
@@ -354,22 +411,44 @@ def _books_process(model: Model, langs: tuple[str, ...], settings: dict[str, Any
         executor.shutdown(cancel_futures=True)
 
 
+class _Inbox:
+    """The print set the card build sends (`Books.give`), received once for every book."""
+
+    def __init__(self, queue) -> None:
+        import threading
+
+        self.queue = queue
+        self.lock = threading.Lock()
+        self.value: PrintSet | None = None
+
+    def __call__(self) -> PrintSet:
+        with self.lock:
+            if self.value is None:
+                self.value = self.queue.get()
+            return self.value
+
+
 def _one_book(model: Model, lang: str, settings: dict[str, Any], cache_dir: Path, executor,
-              queue, cards_event) -> None:
+              queue, cards_event, print_set: Callable[[], PrintSet]) -> None:
     from pipeline.diagnostics import RelicError, Span, error
-    from pipeline.rulebook import FacePictures, make_book, prepare
+    from pipeline.rulebook import FacePictures, make_book, prepare, record_book
+    from pipeline.rulebook.record import RecordingModel, RecordingPictures
 
     started = time.perf_counter()
     report = BookReport(lang)
     try:
-        pictures = FacePictures(model, lang, cache_dir, proof=settings["proof"],
-                                faces_ready=cards_event.is_set)
-        composed = prepare(model, lang, paper=settings["paper"], proof=settings["proof"],
+        pictures = RecordingPictures(FacePictures(model, lang, cache_dir,
+                                                  proof=settings["proof"],
+                                                  faces_ready=cards_event.is_set,
+                                                  print_set=print_set))
+        recorder = RecordingModel(model)
+        composed = prepare(recorder, lang, paper=settings["paper"], proof=settings["proof"],
                            pictures=pictures)
         finished = make_book(
             composed, model, cache_dir, pictures=pictures, booklet=settings["booklet"],
             executor=executor,
             progress=lambda rnd, done, total: queue.put(("units", lang, (rnd, done, total))))
+        record_book(model, recorder, pictures, finished, {**settings, "lang": lang}, cache_dir)
         report.pdf = finished.pdf
         report.units, report.laid_out = finished.units, finished.laid_out
         report.rounds, report.cached = finished.rounds, finished.cached

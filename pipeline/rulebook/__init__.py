@@ -72,7 +72,8 @@ from pipeline.model import Model
 from pipeline.rulebook.pictures import FacePictures, FilePictures, NoPictures, Pictures
 
 __all__ = ["FacePictures", "FilePictures", "NoPictures", "Pictures", "build_rulebook",
-           "install", "laid_out_before", "make_book", "prepare"]
+           "install", "laid_out_before", "make_book", "prepare", "record_book",
+           "recorded_book"]
 
 
 def prepare(model: Model, lang: str, *, paper: str = "a5", proof: bool = False,
@@ -127,6 +128,33 @@ def make_book(composed, model: Model, cache_dir: Path, *, pictures: Pictures | N
 
         cache_write(folded, pdf.booklet(finished.pdf.read_bytes()))
     return finished
+
+
+def record_book(model: Model, recorder, pictures, finished, settings: dict,
+                cache_dir: Path) -> None:
+    """Keep what the finished book was made of (`record.BookRecord`), beside it in the cache:
+    `recorder` and `pictures` are the `RecordingModel` and `RecordingPictures` it was composed
+    with; `settings`: its language, paper, proof and booklet."""
+    from pipeline.rulebook.record import BookRecord, files_digest, record_file
+
+    files = (*finished.files, *([str(booklet_of(finished.pdf))] if settings["booklet"] else ()))
+    BookRecord(files_digest(model, settings), recorder.digests(), dict(pictures.keys),
+               str(finished.pdf), files).save(
+        record_file(cache_dir, book_id(model, settings["lang"], settings["paper"],
+                                       settings["proof"])))
+
+
+def recorded_book(model: Model, settings: dict, cache_dir: Path):
+    """The record of the last book made with these settings, if nothing it read of the files
+    and the entities has changed since (its pictures are checked later: `pictures_hold`)."""
+    from pipeline.rulebook.record import BookRecord, files_digest, record_file
+
+    found = BookRecord.load(record_file(cache_dir, book_id(model, settings["lang"],
+                                                           settings["paper"],
+                                                           settings["proof"])))
+    if found is None or not found.data_holds(model, files_digest(model, settings)):
+        return None
+    return found
 
 
 def book_id(model: Model, lang: str, paper: str, proof: bool) -> str:

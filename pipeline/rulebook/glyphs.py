@@ -16,6 +16,8 @@ from html.parser import HTMLParser
 from pipeline.cards.fonts import FontError, FontFace, find_font, missing_glyphs
 from pipeline.diagnostics import Diagnostic, Span, error
 
+FONTS = {"serif": "DejaVu Serif", "sans": "DejaVu Sans"}
+"""The book's two families: serif for the running text, sans for headings, tables and symbols."""
 STYLES = {"serif": ("Book", "Bold", "Italic"), "sans": ("Book", "Bold", "Oblique")}
 VOID = {"br", "img", "meta", "link", "hr", "input", "col", "area", "base", "wbr"}
 

@@ -19,9 +19,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from pipeline.model import Model
+
+if TYPE_CHECKING:
+    from pipeline.cards import PrintSet
+    from pipeline.cards.components import Face
+    from pipeline.cards.formats import Format
+    from pipeline.cards.render import RenderSettings
 
 DPI = 300
 RASTER_VERSION = "1"
@@ -136,30 +142,53 @@ class FacePictures:
     size did."""
 
     def __init__(self, model: Model, lang: str, cache_dir: Path, *, proof: bool = False,
-                 faces_ready: Callable[[], bool] | None = None, workers: int = 1):
-        from pipeline.cards import _layout_text, charset
-        from pipeline.cards.components import expand
-        from pipeline.cards.formats import load_labels, load_profile
-        from pipeline.cards.render import RenderSettings
-
-        profile = load_profile(model.pack)
-        self.formats = profile.formats
-        expanded = {code: expand(model, profile, code, proof, load_labels(model.pack, code))
-                    for code in model.pack.languages}  # the charset spans every language
-        components = expanded[lang]
-        self.faces = list(components.faces.values())
-        self.fronts = {}
-        for item in components.items:
-            self.fronts.setdefault(item.id, components.faces[item.front])
-        base = RenderSettings(
-            fonts=dict(profile.fonts), min_font_pt=profile.min_font_pt,
-            formats=dict(profile.formats),
-            charset=charset(_layout_text(model, profile), *expanded.values()),
-            pack_root=str(model.pack.root.resolve()), cache_dir=str(Path(cache_dir).resolve()),
-            lang=lang, png=False)
-        self.settings = replace(base, salt=base.key())
+                 faces_ready: Callable[[], bool] | None = None, workers: int = 1,
+                 print_set: PrintSet | Callable[[], PrintSet] | None = None):
+        """`print_set`: the card build's (`cards.prepare`, with the same `proof`), or what gives
+        it once the card build has worked it out, when the book is made beside the cards;
+        else it is worked out here. It is needed on the first picture, not before."""
+        self.model, self.lang, self.cache_dir, self.proof = model, lang, Path(cache_dir), proof
+        self._print_set = print_set
         self.faces_ready = faces_ready  # True once another process has drawn every face
         self.workers = workers  # processes for the faces this book draws itself
+
+    @cached_property
+    def _faces(self) -> tuple[Mapping[str, Format], list[Face], dict[str, Face], RenderSettings]:
+        """(formats, every face of the language, the front of each component, the settings)."""
+        from pipeline.cards import BuildOptions, prepare
+        from pipeline.cards.render import RenderSettings
+
+        print_set = self._print_set() if callable(self._print_set) else self._print_set
+        if print_set is None:
+            print_set = prepare(self.model, BuildOptions(Path(), self.cache_dir,
+                                                         langs=(self.lang,), proof=self.proof))
+        profile, components = print_set.profile, print_set.expanded[self.lang]
+        fronts: dict[str, Face] = {}
+        for item in components.items:
+            fronts.setdefault(item.id, components.faces[item.front])
+        base = RenderSettings(
+            fonts=dict(profile.fonts), min_font_pt=profile.min_font_pt,
+            formats=dict(profile.formats), charset=print_set.charset,
+            pack_root=str(self.model.pack.root.resolve()),
+            cache_dir=str(self.cache_dir.resolve()), lang=self.lang, png=False)
+        return (profile.formats, list(components.faces.values()), fronts,
+                replace(base, salt=base.key()))
+
+    @property
+    def formats(self) -> Mapping[str, Format]:
+        return self._faces[0]
+
+    @property
+    def faces(self) -> list[Face]:
+        return self._faces[1]
+
+    @property
+    def fronts(self) -> dict[str, Face]:
+        return self._faces[2]
+
+    @property
+    def settings(self) -> RenderSettings:
+        return self._faces[3]
 
     @cached_property
     def sizes(self) -> dict[str, dict[str, float]]:

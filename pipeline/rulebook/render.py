@@ -69,6 +69,7 @@ class Finished:
     laid_out: int  # units laid out by this build (0: every unit came from the cache)
     rounds: int
     cached: bool  # the assembled book itself came from the cache
+    files: tuple[str, ...] = ()  # every cache file the book is made of (kept while it is used)
 
 
 class PageMap:
@@ -215,7 +216,10 @@ class BookRenderer:
         else:
             cache_write(book, assemble(ordered, self.composed.title, self.composed.lang,
                                        {f"file://{p}": f for p, f in rasters.items()}))
-        return Finished(book, len(units), made, rounds, hit)
+        units_dir = self.root / "units"
+        files = (str(book), str(self.map_file), *(str(p) for p in rasters.values()),
+                 *(f for unit in ordered for f in (unit.pdf, str(units_dir / f"{unit.key}.json"))))
+        return Finished(book, len(units), made, rounds, hit, files)
 
     def _round(self, units: list[Unit], pages: PageMap, write: bool,
                laid: dict[str, LaidOut], executor: Executor | None,

@@ -1,0 +1,273 @@
+"""What a finished book was made of, so that a build can tell, without starting the book's
+process, that the book it would make is already in the cache.
+
+A book reads three things: files (its chapters, the pack's print profile, labels and
+pictures, the project's code, templates, schemas and icons, the fonts and libraries), the
+model's entities, and the pictures of printed components. The record of a finished book holds
+a digest of the files, the digest of every entity it read (found by composing it with a
+`RecordingModel`), of every kind it listed, and the key of every picture it looked up (found
+through `RecordingPictures`). A later build whose files, read entities, listed kinds and
+picture keys are all the same makes the same book: it links the cached one. An edit to a card
+that the book neither prints nor pictures costs no rulebook work at all; any other edit
+composes the book again (and lays out only what changed, `render.py`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, replace
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from pipeline.model import Entity, Model, thaw
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+PROJECT_FOLDERS = ("pipeline", "templates", "schemas", "assets")
+LIBRARIES = ("weasyprint", "pydyf", "fonttools", "pypdf", "pypdfium2", "pillow", "reportlab",
+             "jinja2", "markdown-it-py")
+EVERY = "*"  # a kind read whole: every entity of the model
+VERSION = "2"
+
+
+def _sha(*parts: str) -> str:
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+def _json(value: Any) -> str:
+    return json.dumps(thaw(value), sort_keys=True, ensure_ascii=False, default=str)
+
+
+def read_digest(model: Model, name: str) -> str:
+    """The digest of one thing a book read of the model (`RecordingModel` names them):
+    `id:ID` whether an entity exists and its kind; `field:ID:KEY` one top-level field of an
+    entity; `kind:KIND` which entities a kind has; `kinds` which kinds the pack has; `*` every
+    entity whole; `keys:ID` which fields an entity has."""
+    by_id = model.by_id
+    what, _, rest = name.partition(":")
+    if what == "id":
+        found = by_id.get(rest)
+        return found.kind if found is not None else "absent"
+    if what == "field":
+        entity_id, _, key = rest.partition(":")
+        found = by_id.get(entity_id)
+        if found is None or key not in found.data:
+            return "absent"
+        return _sha(_json(found.data[key]))
+    if what == "keys":
+        found = by_id.get(rest)
+        return _sha(*sorted(map(str, found.data))) if found is not None else "absent"
+    if what == "kind":
+        return _sha(*sorted(e.id for e in model.of_kind(rest)))
+    if what == "kinds":
+        return _sha(*model.kinds())
+    return _sha(*(f"{e.id}\0{e.kind}\0{_json(e.data)}"
+                  for e in sorted(model.entities, key=lambda e: e.id)))
+
+
+class _RecordingData(Mapping[str, Any]):
+    """An entity's data, noting each top-level field read (iterating it reads every one)."""
+
+    def __init__(self, entity: Entity, read: set[str]):
+        self._entity = entity
+        self._read = read
+
+    def __getitem__(self, key: str) -> Any:
+        self._read.add(f"field:{self._entity.id}:{key}")
+        return self._entity.data[key]
+
+    def __contains__(self, key: object) -> bool:
+        self._read.add(f"field:{self._entity.id}:{key}")
+        return key in self._entity.data
+
+    def __iter__(self) -> Iterator[str]:
+        self._read.update(f"field:{self._entity.id}:{k}" for k in self._entity.data)
+        self._read.add(f"id:{self._entity.id}")
+        self._read.add(f"keys:{self._entity.id}")
+        return iter(self._entity.data)
+
+    def __len__(self) -> int:
+        self._read.add(f"keys:{self._entity.id}")
+        return len(self._entity.data)
+
+
+class _RecordingIds(Mapping[str, Entity]):
+    def __init__(self, recorder: RecordingModel):
+        self._recorder = recorder
+
+    def __getitem__(self, key: str) -> Entity:
+        self._recorder.read.add(f"id:{key}")
+        return self._recorder.entity(key)
+
+    def __contains__(self, key: object) -> bool:
+        if isinstance(key, str):
+            self._recorder.read.add(f"id:{key}")
+        return key in self._recorder.model.by_id
+
+    def __iter__(self) -> Iterator[str]:
+        self._recorder.read.add(EVERY)
+        return iter(self._recorder.model.by_id)
+
+    def __len__(self) -> int:
+        self._recorder.read.add(EVERY)
+        return len(self._recorder.model.by_id)
+
+
+class RecordingModel:
+    """The model, noting what is read through it, field by field (the book composes with it):
+    the names `read_digest` takes. Entities come with recording data; anything read whole
+    (the list of every entity, an entity's data iterated) is noted as such."""
+
+    def __init__(self, model: Model):
+        self.model = model
+        self.read: set[str] = set()
+        self._by_id = _RecordingIds(self)
+        self._entities: dict[str, Entity] = {}
+
+    def entity(self, entity_id: str) -> Entity:
+        if entity_id not in self._entities:
+            real = self.model.by_id[entity_id]
+            self._entities[entity_id] = replace(real, data=_RecordingData(real, self.read))
+        return self._entities[entity_id]
+
+    @property
+    def pack(self):
+        return self.model.pack
+
+    @property
+    def by_id(self) -> Mapping[str, Entity]:
+        return self._by_id
+
+    def of_kind(self, kind: str) -> tuple[Entity, ...]:
+        self.read.add(f"kind:{kind}")
+        return tuple(self.entity(e.id) for e in self.model.of_kind(kind))
+
+    def kinds(self) -> list[str]:
+        self.read.add("kinds")
+        return self.model.kinds()
+
+    def locate(self, entity_id: str, dotted: str = ""):
+        self.read.add(f"id:{entity_id}")
+        return self.model.locate(entity_id, dotted)
+
+    def __getattr__(self, name: str) -> Any:  # entities, files, to_plain(), ...
+        self.read.add(EVERY)
+        return getattr(self.model, name)
+
+    def __iter__(self) -> Iterator[Entity]:
+        self.read.add(EVERY)
+        return iter(self.model)
+
+    def digests(self) -> dict[str, str]:
+        """What was read so far, each with its digest."""
+        return {name: read_digest(self.model, name) for name in sorted(self.read)}
+
+
+class RecordingPictures:
+    """The book's pictures, noting the key of every one looked up ("" for none)."""
+
+    def __init__(self, pictures: Any):
+        self.pictures = pictures
+        self.keys: dict[str, str] = {}
+
+    def find(self, entity_id: str):
+        found = self.pictures.find(entity_id)
+        self.keys[entity_id] = found.key if found is not None else ""
+        return found
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.pictures, name)
+
+
+@dataclass(frozen=True)
+class BookRecord:
+    files: str  # digest of every file the book reads, and of its settings
+    read: Mapping[str, str]  # what it read of the model (`read_digest`'s names): its digest
+    pictures: Mapping[str, str]
+    pdf: str  # the finished book in the cache
+    used: tuple[str, ...] = ()  # every cache file it is made of (kept while it is reused)
+
+    def save(self, path: Path) -> None:
+        from pipeline.cards.render import cache_write
+
+        cache_write(path, json.dumps({"version": VERSION, "files": self.files,
+                                      "read": dict(self.read),
+                                      "pictures": dict(self.pictures), "pdf": self.pdf,
+                                      "used": list(self.used)},
+                                     sort_keys=True))
+
+    @classmethod
+    def load(cls, path: Path) -> BookRecord | None:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("version") != VERSION:
+                return None
+            return cls(data["files"], data["read"], data["pictures"], data["pdf"],
+                       tuple(data["used"]))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return None
+
+    def data_holds(self, model: Model, files: str) -> bool:
+        """The files, and everything the book read of the model, are as they were."""
+        return files == self.files and all(read_digest(model, name) == digest
+                                           for name, digest in self.read.items())
+
+    def pictures_hold(self, pictures: Any) -> bool:
+        """Every picture the book looked up has the key it had (and the book is still there)."""
+        if not all(Path(f).is_file() for f in (self.pdf, *self.used)):
+            return False
+        for entity_id, key in self.pictures.items():
+            found = pictures.find(entity_id)
+            if (found.key if found is not None else "") != key:
+                return False
+        return True
+
+
+def record_file(cache_dir: Path, book_id: str) -> Path:
+    return Path(cache_dir) / "rulebook" / "records" / f"{_sha(book_id)}.json"
+
+
+def files_digest(model: Model, settings: Mapping[str, Any]) -> str:
+    """Every file a book of the pack reads besides its entities, and the settings: the pack's
+    other files by content (rules, print profile, labels, pictures, schemas, traces), the
+    project's code, templates, schemas and icons by size and time, the libraries and fonts."""
+    from pipeline.stages import is_entity_file
+
+    root = model.pack.root
+    digest = hashlib.sha256(json.dumps(dict(settings), sort_keys=True).encode())
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        if not is_entity_file(root, path):
+            digest.update(f"{path.relative_to(root)}\0".encode())
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    digest.update(project_digest().encode())
+    return digest.hexdigest()
+
+
+@cache
+def project_digest() -> str:
+    """The project's own files (by path, size and modification time), the libraries' versions
+    and the fonts the book is set in."""
+    from pipeline.cards.fonts import find_font, match_fonts
+    from pipeline.rulebook.glyphs import FONTS, STYLES
+
+    match_fonts((family, style) for role, family in FONTS.items() for style in STYLES[role])
+
+    digest = hashlib.sha256()
+    for folder in PROJECT_FOLDERS:
+        for top, dirs, files in os.walk(PROJECT_ROOT / folder):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for name in sorted(files):
+                stat = os.stat(os.path.join(top, name))
+                digest.update(f"{top}/{name}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+    for lib in LIBRARIES:
+        digest.update(f"{lib}={metadata.version(lib)}\0".encode())
+    for role, family in sorted(FONTS.items()):
+        for style in STYLES[role]:
+            path = find_font(family, style).path
+            stat = path.stat()
+            digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+    return digest.hexdigest()

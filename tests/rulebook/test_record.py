@@ -1,0 +1,121 @@
+"""`rulebook.record`: what a book read of the model, field by field, and when a build may link
+the cached book without making it again."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pipeline.rulebook.pictures import Picture
+from pipeline.rulebook.record import (
+    BookRecord,
+    RecordingModel,
+    RecordingPictures,
+    files_digest,
+    read_digest,
+)
+from pipeline.stages import load_model
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "packs"
+SETTINGS = {"lang": "en", "paper": "a5", "proof": False, "booklet": False}
+
+
+@pytest.fixture
+def pack(tmp_path: Path) -> Path:
+    folder = tmp_path / "mini"
+    shutil.copytree(FIXTURES / "valid" / "mini", folder)
+    return folder
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_reads_are_noted_field_by_field(pack: Path) -> None:
+    recorder = RecordingModel(load_model(pack))
+    den = recorder.by_id["den"]
+    den.get("name")
+    assert "missing" not in recorder.by_id
+    assert recorder.read == {"id:den", "field:den:name", "id:missing"}
+    list(recorder.of_kind("critter"))
+    recorder.kinds()
+    assert {"kind:critter", "kinds"} <= recorder.read
+    dict(den.data)  # read whole: every field, and which fields there are
+    assert {"keys:den", *(f"field:den:{k}" for k in recorder.model.by_id["den"].data)} \
+        <= recorder.read
+    recorder.entities  # noqa: B018 - the list of every entity: everything
+    assert "*" in recorder.read
+
+
+def test_a_field_not_read_may_change_and_one_read_may_not(pack: Path) -> None:
+    recorder = RecordingModel(load_model(pack))
+    recorder.by_id["rat"].get("name")
+    record = BookRecord("files", recorder.digests(), {}, "book.pdf")
+    critters = pack / "critters.yaml"
+    edit(critters, "speed: 2", "speed: 3")  # a field the book did not read
+    assert record.data_holds(load_model(pack), "files")
+    assert not record.data_holds(load_model(pack), "other files")
+    edit(critters, "en: Rat}", "en: Big rat}")  # the one it read
+    assert not record.data_holds(load_model(pack), "files")
+
+
+def test_every_kind_of_read_has_a_digest(pack: Path) -> None:
+    model = load_model(pack)
+    names = ["id:rat", "id:missing", "field:rat:name", "field:rat:nothing", "keys:rat",
+             "kind:critter", "kinds", "*"]
+    digests = {n: read_digest(model, n) for n in names}
+    assert digests["id:missing"] == "absent"
+    assert digests["field:rat:nothing"] == "absent"
+    assert len({digests[n] for n in names if n not in ("id:missing", "field:rat:nothing")}) \
+        == len(names) - 2
+
+
+def test_the_files_digest_follows_the_rules_not_the_entities(pack: Path) -> None:
+    model = load_model(pack)
+    before = files_digest(model, SETTINGS)
+    edit(pack / "critters.yaml", "speed: 2", "speed: 5")
+    assert files_digest(model, SETTINGS) == before  # entities are read field by field
+    (pack / "rules" / "en").mkdir(parents=True)
+    (pack / "rules" / "en" / "01-intro.md").write_text("# Intro\n", encoding="utf-8")
+    assert files_digest(model, SETTINGS) != before
+    assert files_digest(model, {**SETTINGS, "proof": True}) != files_digest(model, SETTINGS)
+
+
+class _Pictures:
+    def __init__(self, keys: dict[str, str | None]):
+        self.keys = keys
+
+    def find(self, entity_id: str) -> Picture | None:
+        key = self.keys.get(entity_id)
+        return Picture(entity_id, key, 1.4) if key else None
+
+
+def test_pictures_hold_while_their_keys_and_files_do(tmp_path: Path) -> None:
+    looked = RecordingPictures(_Pictures({"zombie": "k1"}))
+    assert looked.find("zombie").key == "k1"
+    assert looked.find("ghost") is None
+    assert looked.keys == {"zombie": "k1", "ghost": ""}
+    book = tmp_path / "book.pdf"
+    book.write_bytes(b"%PDF")
+    unit = tmp_path / "unit.pdf"
+    unit.write_bytes(b"%PDF")
+    record = BookRecord("files", {}, looked.keys, str(book), (str(unit),))
+    assert record.pictures_hold(_Pictures({"zombie": "k1"}))
+    assert not record.pictures_hold(_Pictures({"zombie": "k2"}))
+    assert not record.pictures_hold(_Pictures({"zombie": "k1", "ghost": "k3"}))
+    unit.unlink()  # pruned from the cache: the book is made again
+    assert not record.pictures_hold(_Pictures({"zombie": "k1"}))
+
+
+def test_a_record_survives_the_cache_and_a_damaged_one_is_none(tmp_path: Path) -> None:
+    record = BookRecord("files", {"id:den": "lair"}, {"zombie": "k"}, "/b.pdf", ("/u.pdf",))
+    path = tmp_path / "record.json"
+    record.save(path)
+    assert BookRecord.load(path) == record
+    path.write_text("{not json", encoding="utf-8")
+    assert BookRecord.load(path) is None
+    assert BookRecord.load(tmp_path / "none.json") is None
