@@ -16,10 +16,11 @@
    block). Each edit's wall time as a share of the cold build (target <= 10%).
 3. A generated pack of N distinct cards (no rulebook), cold and after a one-card edit.
 
-Every build is a fresh `relic` process; wall time and CPU time (of the whole process tree:
-this script is the child subreaper of its builds, so that the layout workers a build's book
-process leaves behind are counted too) are measured here. Figures taken on a busy machine
-vary: the load average is printed with them.
+Both trees are byte-compiled first, as their installs do. Every build is a fresh `relic`
+process; wall time and CPU time (of the whole process tree: this script is the child
+subreaper of its builds, so that the layout workers a build's book process leaves behind are
+counted too) are measured here. Figures taken on a busy machine vary: the load average is
+printed with them.
 """
 
 from __future__ import annotations
@@ -80,6 +81,15 @@ def reap() -> None:
             os.wait()
         except ChildProcessError:
             return
+
+
+def byte_compile(version: Version) -> None:
+    """Byte-compile the version's own packages, as its install does (`pipeline/bootstrap.py`,
+    or pip for a regular install): with PYTHONDONTWRITEBYTECODE set, as on this machine, a
+    tree edited since would otherwise compile its modules again in every process."""
+    packages = [p for p in ("pipeline", "engine") if (version.root / p).is_dir()]
+    subprocess.run([str(version.python), "-m", "compileall", "-q", *packages], cwd=version.root,
+                   check=True, stdout=subprocess.DEVNULL)
 
 
 def this_tree() -> Version:
@@ -274,8 +284,11 @@ def main() -> None:
     print(f"{len(os.sched_getaffinity(0))} cores, {load()}")
     with tempfile.TemporaryDirectory(prefix="relic-bench-") as name:
         tmp = Path(name)
+        byte_compile(this_tree())
         if not args.skip_baseline:
-            before_and_after(this_tree(), baseline(args.baseline), args.runs, args.jobs, tmp)
+            old = baseline(args.baseline)
+            byte_compile(old)
+            before_and_after(this_tree(), old, args.runs, args.jobs, tmp)
         if not args.skip_edit:
             one_card_edit(this_tree(), args.runs, args.jobs, tmp)
         if args.cards:

@@ -57,6 +57,17 @@ def pip(python: Path, args: list[str], fancy: bool) -> int:
     return installed
 
 
+PACKAGES = ("pipeline", "engine")
+
+
+def compile_project(python: Path) -> None:
+    """Byte-compile the project's own packages, as pip does for a package it installs (an
+    editable install is compiled on first import instead, unless PYTHONDONTWRITEBYTECODE is
+    set, and then every `relic` process would compile its modules again: about 0.15 s)."""
+    subprocess.run([str(python), "-m", "compileall", "-q", *(str(ROOT / p) for p in PACKAGES)],
+                   check=True, stdout=subprocess.DEVNULL)
+
+
 def main(argv: list[str]) -> int:
     venv = ROOT / (argv[0] if argv else ".venv")
     fancy = sys.stdout.isatty() and not os.environ.get("CI")
@@ -68,6 +79,7 @@ def main(argv: list[str]) -> int:
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     pip(python, ["install", "--quiet", "--upgrade", "pip"], fancy=False)
     count = pip(python, ["install", "-e", ".[test]"], fancy)
+    compile_project(python)
     (venv / ".installed").touch()
     print(f"relic: {venv.name} is ready ({count} packages installed, "
           f"{time.monotonic() - started:.0f} s)", flush=True)
