@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import atexit
+import contextlib
 import importlib
+import os
 import pkgutil
 import sys
 import traceback
@@ -75,5 +78,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
 
 
+def run() -> None:
+    """The `relic` program: `main()`, every exit handler, then the exit itself, without the
+    interpreter's teardown: freeing a build's objects one by one takes about 0.1 s, and the
+    operating system frees the process's memory at once."""
+    code = main()
+    atexit._run_exitfuncs()  # multiprocessing's, logging's, temporary folders' cleanups
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    run()

@@ -163,12 +163,14 @@ def crop_marks(grid: Grid, fmt: Format, sheet: Sheet, used: int | None = None
     # gutter is the bleed of both sides plus the sheet's gutter: never an empty slot)
     gutter = 2 * fmt.bleed + grid.gutter + 0.01
     for x in xs:
+        column = [t for t in trims if t.x <= x <= t.x2]
         for a, b in pairwise(ys):
-            if _gap(a, b, trims, vertical=True, at=x) and 2 * MARK_GAP < b - a <= gutter:
+            if 2 * MARK_GAP < b - a <= gutter and _gap(a, b, column, vertical=True, at=x):
                 lines.append(Line(x, a + MARK_GAP, x, b - MARK_GAP))
     for y in ys:
+        row = [t for t in trims if t.y <= y <= t.y2]
         for a, b in pairwise(xs):
-            if _gap(a, b, trims, vertical=False, at=y) and 2 * MARK_GAP < b - a <= gutter:
+            if 2 * MARK_GAP < b - a <= gutter and _gap(a, b, row, vertical=False, at=y):
                 lines.append(Line(a + MARK_GAP, y, b - MARK_GAP, y))
     return tuple(Line(*(round(v, 4) for v in (ln.x1, ln.y1, ln.x2, ln.y2))) for ln in lines)
 

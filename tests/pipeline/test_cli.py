@@ -170,3 +170,28 @@ def test_a_named_command_imports_only_its_own_module() -> None:
     assert {"build", "check", "serve", "sim", "watch"} <= set(everything)
     assert loaded(["buidl"]) == everything
     assert loaded(["output"]) == everything  # a helper module, not a command
+
+
+def test_the_program_exits_with_main_s_code_and_all_its_output() -> None:
+    """`relic` skips the interpreter's teardown (`cli.run`): what it printed to a pipe is all
+    there, its exit handlers ran, and the code is main's."""
+    import subprocess
+    import sys
+
+    exported = subprocess.run([sys.executable, "-m", "pipeline.cli", "export", "model",
+                               "--pack", "mini", "--content", str(FIXTURES / "valid")],
+                              capture_output=True, text=True)
+    assert exported.returncode == 0, exported.stderr
+    assert json.loads(exported.stdout)["pack"]["id"] == "mini"  # the whole JSON, flushed
+    broken = subprocess.run([sys.executable, "-m", "pipeline.cli", "check",
+                             str(FIXTURES / "invalid" / "unresolved-ref")],
+                            capture_output=True, text=True)
+    assert broken.returncode == 1
+    assert "error[unresolved-ref]" in broken.stdout
+    handlers = subprocess.run(
+        [sys.executable, "-c", "import atexit, sys; from pipeline import cli; "
+         "atexit.register(lambda: print('handler ran', flush=True)); "
+         "sys.argv = ['relic', 'check', sys.argv[1]]; cli.run()", str(MINI)],
+        capture_output=True, text=True)
+    assert handlers.returncode == 0
+    assert handlers.stdout.splitlines() == ["0 error(s), 0 warning(s)", "handler ran"]
