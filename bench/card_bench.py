@@ -8,7 +8,8 @@
   the drawing of the changed face alone (measured in this process, median of 20);
 - generated packs of N distinct cards for each N of `--curve`: wall, CPU and the peak memory of
   the whole process tree (every process `relic build` starts, sampled every 10 ms from /proc),
-  and the share of the time spent writing files (the imposition tail), per card.
+  and the share of the time spent writing files (the imposition tail), with its CPU time per
+  card (this process's and its writers': the tail's own cost, whatever else the cores did).
 Every build is `relic build` in a fresh process; the machine's load average is printed with
 each figure (other work on a shared machine inflates wall times, less so CPU times).
 """
@@ -84,8 +85,9 @@ def relic_build(content: Path, pack: str, out: Path, cache: Path, jobs: int,
 def _stages(err: str) -> dict[str, float]:
     """Stage seconds from `relic build`'s summary line (`...; drawing 1.23 s, writing 0.45 s`)."""
     out = {}
-    for match in re.finditer(r"(drawing|writing) ([0-9.]+) s", err):
+    for match in re.finditer(r"(drawing|writing) ([0-9.]+) s \(([0-9.]+) s CPU\)", err):
         out[match[1]] = float(match[2])
+        out[f"{match[1]} cpu"] = float(match[3])
     return out
 
 
@@ -171,14 +173,17 @@ def generated(folder: Path, n: int) -> Path:
 
 
 def curve(tmp: Path, sizes: list[int], jobs: int) -> None:
-    print("cards  wall s  CPU s  peak MiB  ms/card wall  ms/card CPU  writing files (share)")
+    print("cards  wall s  CPU s  peak MiB  ms/card wall  ms/card CPU  writing files (share)"
+          "  writing CPU (ms/card)")
     for n in sizes:
         pack = generated(tmp / f"gen-{n}", n)
         result = relic_build(pack.parent, "peer", tmp / f"out-{n}", tmp / f"cache-{n}", jobs)
         tail = result.get("writing", float("nan"))
         print(f"{n:5d}  {result['wall']:6.2f}  {result['cpu']:5.2f}  {result['peak'] / 2**20:8.0f}"
               f"  {1000 * result['wall'] / n:12.2f}  {1000 * result['cpu'] / n:11.2f}  "
-              f"{tail:.2f} s ({100 * tail / result['wall']:.0f} %)  ({load()})")
+              f"{tail:.2f} s ({100 * tail / result['wall']:.0f} %)  "
+              f"{result.get('writing cpu', float('nan')):.2f} s "
+              f"({1000 * result.get('writing cpu', float('nan')) / n:.2f})  ({load()})")
         shutil.rmtree(tmp / f"out-{n}", ignore_errors=True)
         shutil.rmtree(tmp / f"cache-{n}", ignore_errors=True)
 

@@ -71,6 +71,9 @@ class BuildResult:
     seconds: float
     pruned: Pruned
     stages: tuple[tuple[str, float], ...] = ()  # (stage, seconds): drawing, writing
+    # (stage, CPU seconds of this process and of the workers it waited for): the imposition
+    # tail's own cost, whatever the cores did meanwhile
+    cpu: tuple[tuple[str, float], ...] = ()
 
     @property
     def faces(self) -> int:
@@ -131,10 +134,10 @@ def build(model: Model, options: BuildOptions, progress: Progress | None = None,
     print_set = print_set or prepare(model, options)
     profile, langs, expanded = print_set.profile, print_set.langs, print_set.expanded
     chars = print_set.charset
-    drawing = time.perf_counter()
+    drawing, drawing_cpu = time.perf_counter(), _cpu()
     rendered, fresh = _render(model, profile, {lang: expanded[lang] for lang in langs}, chars,
                               options, progress, workers)
-    writing = time.perf_counter()
+    writing, writing_cpu = time.perf_counter(), _cpu()
     layouts = {lang: {fmt: layout(expanded[lang].of_format(fmt), profile.formats[fmt],
                                   profile.sheet, duplex=True)
                       for fmt in (expanded[lang].formats() if options.pdf else ())}
@@ -152,10 +155,19 @@ def build(model: Model, options: BuildOptions, progress: Progress | None = None,
         LangResult(lang, folders[lang], len(expanded[lang].items), len(expanded[lang].faces),
                    sum(1 for key in expanded[lang].faces if key in fresh))
         for lang in langs)
-    done = time.perf_counter()
+    done, done_cpu = time.perf_counter(), _cpu()
     pruned = prune(options.cache_dir, options.keep_cache_days, now=began)
     stages = (("drawing", writing - drawing), ("writing", done - writing))
-    return BuildResult(results, time.perf_counter() - started, pruned, stages)
+    cpu = (("drawing", writing_cpu - drawing_cpu), ("writing", done_cpu - writing_cpu))
+    return BuildResult(results, time.perf_counter() - started, pruned, stages, cpu)
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of every worker process it has waited for."""
+    import resource
+
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + kids.ru_utime + kids.ru_stime
 
 
 def preflight(model: Model) -> list[Diagnostic]:

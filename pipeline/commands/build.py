@@ -239,7 +239,9 @@ def _report_cards(result: BuildResult, args: argparse.Namespace) -> None:
     print(f"relic: {result.components} components ({result.faces} distinct faces) in "
           f"{result.seconds:.2f} s: {result.components / secs:.0f} components/s, "
           f"{result.faces / secs:.0f} faces/s; "
-          + ", ".join(f"{name} {t:.2f} s" for name, t in result.stages), file=sys.stderr)
+          + ", ".join(f"{name} {t:.2f} s ({cpu:.2f} s CPU)"
+                      for (name, t), (_, cpu) in zip(result.stages, result.cpu, strict=True)),
+          file=sys.stderr)
 
 
 def _prune(cache_dir: Path, args: argparse.Namespace, began: float, lock: CacheLock) -> None:
