@@ -11,7 +11,9 @@
 Both cores stay busy: while the card workers render, the book's units are laid out beside
 them, with placeholders for the component pictures; only the book's assembly waits for the
 pictures it shows. While the print set is worked out, the book process imports its code and
-parses the chapters.
+parses the chapters. A book that nothing it reads has changed for (`rulebook/record.py`: its
+files, the fields of the model it read, the pictures it shows) is linked from the cache, and
+no book process starts.
 """
 
 from __future__ import annotations
@@ -143,8 +145,6 @@ def _build(args: argparse.Namespace, model: Model, out_root: Path, cache_dir: Pa
         paper=args.paper, duplex=not args.no_duplex, proof=args.proof,
         png=(args.png and not args.no_png) or shop.pop("png", False), workers=jobs,
         keep_cache_days=NEVER, **shop)
-    # the book process starts first: it imports its code and parses the chapters while the
-    # print set is worked out here, once, and then sent to it (it draws its pictures from it)
     # A book whose every input is as it was when the cache's copy was made is linked from the
     # cache, with no book process (`rulebook/record.py`). Otherwise the book process starts
     # first: it imports its code and parses the chapters while the print set is worked out

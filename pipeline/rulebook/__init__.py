@@ -147,13 +147,15 @@ def record_book(model: Model, recorder, pictures, finished, settings: dict,
 def recorded_book(model: Model, settings: dict, cache_dir: Path):
     """The record of the last book made with these settings, if nothing it read of the files
     and the entities has changed since (its pictures are checked later: `pictures_hold`)."""
+    from pipeline.cards.prune import mark_used
     from pipeline.rulebook.record import BookRecord, files_digest, record_file
 
-    found = BookRecord.load(record_file(cache_dir, book_id(model, settings["lang"],
-                                                           settings["paper"],
-                                                           settings["proof"])))
+    path = record_file(cache_dir, book_id(model, settings["lang"], settings["paper"],
+                                          settings["proof"]))
+    found = BookRecord.load(path)
     if found is None or not found.data_holds(model, files_digest(model, settings)):
         return None
+    mark_used(path)  # kept by the cache's pruning while it serves
     return found
 
 
