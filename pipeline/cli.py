@@ -17,6 +17,7 @@ from pipeline import commands
 from pipeline.diagnostics import RelicError
 
 EXIT_CLEAN, EXIT_CONTENT, EXIT_USAGE = 0, 1, 2
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as the shell's own tools end
 
 
 class _Parser(argparse.ArgumentParser):
@@ -69,6 +70,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("relic: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (`relic ... | head`): stop, quietly
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     except Exception as exc:
         if args.debug:
             traceback.print_exc()
@@ -85,8 +90,12 @@ def run() -> None:
     code = main()
     atexit._run_exitfuncs()  # multiprocessing's, logging's, temporary folders' cleanups
     for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError, ValueError):
+        try:
             stream.flush()
+        except BrokenPipeError:  # the reader went away before the last of the output
+            code = EXIT_BROKEN_PIPE
+        except (OSError, ValueError):
+            pass
     os._exit(code)
 
 

@@ -195,3 +195,18 @@ def test_the_program_exits_with_main_s_code_and_all_its_output() -> None:
         capture_output=True, text=True)
     assert handlers.returncode == 0
     assert handlers.stdout.splitlines() == ["0 error(s), 0 warning(s)", "handler ran"]
+
+
+def test_a_reader_that_goes_away_ends_relic_quietly() -> None:
+    """`relic check ... | head -0`: when the pipe is closed before relic writes, relic stops
+    with 141 and says nothing of an internal error."""
+    import subprocess
+    import sys
+
+    process = subprocess.Popen([sys.executable, "-m", "pipeline.cli", "check", str(MINI)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()  # gone before relic has imported anything, let alone written
+    err = process.stderr.read().decode()
+    assert process.wait(timeout=60) == 141, err
+    assert "internal" not in err and "Traceback" not in err
