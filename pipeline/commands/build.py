@@ -357,9 +357,11 @@ class Books:
             written = install(report.pdf, folder, args.booklet)
             refresh_manifest(folder)
             if not args.quiet:
+                rounds = f"{report.rounds} round{'s' if report.rounds > 1 else ''}"
                 how = ("from the cache" if report.cached and not report.laid_out else
-                       f"{report.laid_out} of {report.units} parts laid out, "
-                       f"{report.rounds} round{'s' if report.rounds > 1 else ''}")
+                       f"{report.laid_out} of {report.units} parts laid out, {rounds}"
+                       if report.laid_out <= report.units else  # a part laid out twice
+                       f"{report.units} parts, {report.laid_out} layouts in {rounds}")
                 for path in written:
                     print(f"relic: wrote {path} ({how}, {report.seconds:.2f} s)",
                           file=sys.stderr)
