@@ -2,7 +2,9 @@
 
 Standard library only (it runs before anything is installed). It prints one line for the stage
 and, on a terminal, one status line that pip's own output updates (the package being fetched,
-how many so far); pip's warnings and errors still go to stderr as pip writes them. The project
+how many so far); pip's warnings and errors still go to stderr as pip writes them, except its
+warning for each package about an index folder of the machine's pip configuration that does
+not exist (one line says which folders, once). The project
 is installed editable; pyproject.toml names the project folder as its package folder, so that
 setuptools makes the install a plain `.pth` file, without its "Editable installation" notice.
 """
@@ -17,6 +19,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+MISSING_LOCATION = re.compile(r"^WARNING: Location '([^']*)' is ignored: it is neither a file "
+                              r"nor a directory\.")
 STEP = re.compile(r"^\s*(Collecting|Downloading|Using cached|Building|Installing collected"
                   r"|Successfully installed|Obtaining|Preparing)\b\s*(\S*)")
 
@@ -32,11 +36,20 @@ def pip(python: Path, args: list[str], fancy: bool) -> int:
     """Run pip, turning its progress into one status line; return the number installed."""
     cmd = [str(python), "-m", "pip", *args, "--progress-bar", "off",
            "--disable-pip-version-check", "--no-color"]
-    process = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True, bufsize=1)
+    process = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True, bufsize=1)
     collected, installed, lines = 0, 0, []
+    missing: set[str] = set()
     assert process.stdout is not None
     for line in process.stdout:
         lines.append(line)
+        absent = MISSING_LOCATION.match(line)
+        if absent:  # the machine's pip configuration names a folder that is not there
+            missing.add(absent[1].split("/simple/")[0])
+            continue
+        if line.startswith(("WARNING", "ERROR", "DEPRECATION")):
+            status("", fancy)
+            sys.stderr.write(("\r" if fancy else "") + line)
         m = STEP.match(line)
         if not m:
             continue
@@ -51,6 +64,9 @@ def pip(python: Path, args: list[str], fancy: bool) -> int:
     status("", fancy)
     if fancy:
         sys.stdout.write("\r")
+    if missing:
+        print(f"relic: pip's configuration names index folders that do not exist here "
+              f"({', '.join(sorted(missing))}); pip went on without them", flush=True)
     if code != 0:
         sys.stdout.write("".join(lines[-40:]))
         raise SystemExit(f"relic: pip failed (exit {code}): {' '.join(cmd)}")
