@@ -27,7 +27,7 @@ from typing import Any
 from pipeline.model import Entity, Model, thaw
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
-PROJECT_FOLDERS = ("pipeline", "templates", "schemas", "assets")
+PROJECT_FOLDERS = ("pipeline", "engine", "templates", "schemas", "assets")
 LIBRARIES = ("weasyprint", "pydyf", "fonttools", "pypdf", "pypdfium2", "pillow", "reportlab",
              "jinja2", "markdown-it-py")
 EVERY = "*"  # a kind read whole: every entity of the model
