@@ -21,6 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 MISSING_LOCATION = re.compile(r"^WARNING: Location '([^']*)' is ignored: it is neither a file "
                               r"nor a directory\.")
+_TOLD: set[str] = set()  # the missing folders already named (one line for every pip run)
 STEP = re.compile(r"^\s*(Collecting|Downloading|Using cached|Building|Installing collected"
                   r"|Successfully installed|Obtaining|Preparing)\b\s*(\S*)")
 
@@ -64,9 +65,10 @@ def pip(python: Path, args: list[str], fancy: bool) -> int:
     status("", fancy)
     if fancy:
         sys.stdout.write("\r")
-    if missing:
+    if missing - _TOLD:
+        _TOLD.update(missing)
         print(f"relic: pip's configuration names index folders that do not exist here "
-              f"({', '.join(sorted(missing))}); pip went on without them", flush=True)
+              f"({', '.join(sorted(_TOLD))}); pip went on without them", flush=True)
     if code != 0:
         sys.stdout.write("".join(lines[-40:]))
         raise SystemExit(f"relic: pip failed (exit {code}): {' '.join(cmd)}")

@@ -40,10 +40,12 @@ def test_missing_index_folders_are_one_line_and_other_warnings_stay(tmp_path: Pa
         "WARNING: a warning of pip's own",
         "Successfully installed jsonschema-4 ruamel.yaml-0.18",
     ])
-    assert _bootstrap().pip(python, ["install", "x"], fancy=False) == 2
+    bootstrap = _bootstrap()
+    assert bootstrap.pip(python, ["install", "x"], fancy=False) == 2
+    bootstrap.pip(python, ["install", "y"], fancy=False)  # the same folders: said once
     out, err = capsys.readouterr()
     assert "is ignored" not in out + err
-    assert err == "WARNING: a warning of pip's own\n"
+    assert err == "WARNING: a warning of pip's own\n" * 2
     assert out == ("relic: pip's configuration names index folders that do not exist here "
                    "(file:///opt/more, file:///opt/pypi); pip went on without them\n")
 
