@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 MISSING_LOCATION = re.compile(r"^WARNING: Location '([^']*)' is ignored: it is neither a file "
                               r"nor a directory\.")
-_TOLD: set[str] = set()  # the missing folders already named (one line for every pip run)
+MISSING_FOLDERS: set[str] = set()  # of every pip run so far: `main` names them once
 STEP = re.compile(r"^\s*(Collecting|Downloading|Using cached|Building|Installing collected"
                   r"|Successfully installed|Obtaining|Preparing)\b\s*(\S*)")
 
@@ -65,10 +65,7 @@ def pip(python: Path, args: list[str], fancy: bool) -> int:
     status("", fancy)
     if fancy:
         sys.stdout.write("\r")
-    if missing - _TOLD:
-        _TOLD.update(missing)
-        print(f"relic: pip's configuration names index folders that do not exist here "
-              f"({', '.join(sorted(_TOLD))}); pip went on without them", flush=True)
+    MISSING_FOLDERS.update(missing)
     if code != 0:
         sys.stdout.write("".join(lines[-40:]))
         raise SystemExit(f"relic: pip failed (exit {code}): {' '.join(cmd)}")
@@ -86,6 +83,12 @@ def compile_project(python: Path) -> None:
                    check=True, stdout=subprocess.DEVNULL)
 
 
+def tell_missing_folders() -> None:
+    if MISSING_FOLDERS:
+        print(f"relic: pip's configuration names index folders that do not exist here "
+              f"({', '.join(sorted(MISSING_FOLDERS))}); pip went on without them", flush=True)
+
+
 def main(argv: list[str]) -> int:
     venv = ROOT / (argv[0] if argv else ".venv")
     fancy = sys.stdout.isatty() and not os.environ.get("CI")
@@ -99,6 +102,7 @@ def main(argv: list[str]) -> int:
     count = pip(python, ["install", "-e", ".[test]"], fancy)
     compile_project(python)
     (venv / ".installed").touch()
+    tell_missing_folders()
     print(f"relic: {venv.name} is ready ({count} packages installed, "
           f"{time.monotonic() - started:.0f} s)", flush=True)
     return 0

@@ -42,7 +42,8 @@ def test_missing_index_folders_are_one_line_and_other_warnings_stay(tmp_path: Pa
     ])
     bootstrap = _bootstrap()
     assert bootstrap.pip(python, ["install", "x"], fancy=False) == 2
-    bootstrap.pip(python, ["install", "y"], fancy=False)  # the same folders: said once
+    bootstrap.pip(python, ["install", "y"], fancy=False)  # every run's folders: said once
+    bootstrap.tell_missing_folders()
     out, err = capsys.readouterr()
     assert "is ignored" not in out + err
     assert err == "WARNING: a warning of pip's own\n" * 2
