@@ -275,10 +275,11 @@ class Composed:
 
     def html(self, unit: Unit, number: Any, first_page: int, charset: str) -> str:
         """A unit's own HTML document: its page numbers filled in by `number(target)`, its
-        first page numbered `first_page`, and the charset page at the end."""
+        first page numbered `first_page`, and the charset page at the end (none for an
+        empty `charset`)."""
         style = f"<style>@page :first {{ counter-reset: page {first_page}; }}</style>"
         return self.document.replace(PAGE_STYLE, style).replace(
-            BODY, self.fill(unit, number) + charset_section(charset))
+            BODY, self.fill(unit, number) + (charset_section(charset) if charset else ""))
 
     def whole(self) -> str:
         """Every unit in one HTML text (page numbers left empty), for checks."""

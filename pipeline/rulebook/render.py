@@ -168,8 +168,11 @@ class BookRenderer:
         return path
 
     def job(self, unit: Unit, pages: PageMap, write: bool = True) -> UnitJob:
+        """The unit on `pages`. A round that only finds where pages break (`write` False)
+        leaves out the charset page: it follows a page break, and only the written PDF
+        needs its fonts."""
         html = self.composed.html(unit, pages.number, pages.firsts.get(unit.name, 1),
-                                  self.charset)
+                                  self.charset if write else "")
         files = self.files(unit)
         key = _sha(self.base, unit.name, html, PLACEHOLDER, *_file_digests(html))
         return UnitJob(key, html, str(TEMPLATES), self.roots, files,

@@ -337,3 +337,48 @@ def test_glossaries_pair_up_across_languages() -> None:
             if m:
                 pairs.setdefault(lang, set()).add((m.group(1).lower(), m.group(2).lower()))
     assert {(b, a) for a, b in pairs["en"]} == pairs["ru"]
+
+
+def _renderer(model, tmp_path: Path):
+    from pipeline.rulebook import NoPictures, prepare
+    from pipeline.rulebook.render import BookRenderer, project_roots
+
+    composed = prepare(model, "en", pictures=NoPictures())
+    return composed, BookRenderer(composed, NoPictures(), tmp_path,
+                                  project_roots(model.pack.root.resolve()), "test")
+
+
+def test_a_round_on_guessed_numbers_leaves_out_the_charset_page(model, tmp_path: Path) -> None:
+    from pipeline.rulebook.layout import CHARSET_ID
+    from pipeline.rulebook.render import PageMap
+
+    composed, renderer = _renderer(model, tmp_path)
+    unit = composed.units[2]
+    assert CHARSET_ID in renderer.job(unit, PageMap({}, {})).html
+    assert CHARSET_ID not in renderer.job(unit, PageMap({}, {}), write=False).html
+
+
+def test_a_unit_laid_out_after_others_is_the_unit_laid_out_alone(model, tmp_path: Path) -> None:
+    """Units share one font configuration per worker: a unit's PDF is the same whether the
+    worker laid other units out before it or not."""
+    import pickle
+    import subprocess
+    import sys
+
+    from pipeline.rulebook.layout import lay_out
+    from pipeline.rulebook.render import PageMap
+
+    composed, renderer = _renderer(model, tmp_path)
+    first, second = (renderer.job(u, PageMap({}, {})) for u in composed.units[2:4])
+    lay_out(first)
+    after = lay_out(second)
+    shared = Path(second.pdf).read_bytes()
+    Path(second.pdf).unlink()
+    job_file = tmp_path / "job.pickle"
+    job_file.write_bytes(pickle.dumps(second))
+    alone = subprocess.run(
+        [sys.executable, "-c", "import pickle, sys; from pipeline.rulebook.layout import "
+         "lay_out; print(lay_out(pickle.loads(open(sys.argv[1], 'rb').read())).pages)",
+         str(job_file)], capture_output=True, text=True, check=True)
+    assert int(alone.stdout.strip()) == after.pages
+    assert Path(second.pdf).read_bytes() == shared
