@@ -172,15 +172,56 @@ def _load_yaml(path: Path, schema: str) -> tuple[dict, list[Diagnostic]]:
     return _load_yaml_cached(path, schema, stat.st_mtime_ns, stat.st_size)
 
 
+VALIDATED: dict[str, Path] = {}
+"""`VALIDATED["dir"]`: where a build keeps print files and layouts already checked (its cache)."""
+ENTRIES: set[Path] = set()  # the checked copies this process read or wrote
+
+
 @cache
-def _load_yaml_cached(path: Path, schema: str, mtime: int, size: int
+def _load_yaml_cached(path: Path, schema: str, mtime: int, size: int, keep: bool = True
                       ) -> tuple[dict, list[Diagnostic]]:
-    """One parse per file version and process (labels are read once per language)."""
+    """One parse per file version and process (labels are read once per language); with
+    `keep`, a checked copy in the build's cache spares later processes the YAML and the
+    schema."""
+    entry = _checked_copy(path, schema) if keep else None
+    if entry is not None and entry.is_file():
+        try:
+            data = json.loads(entry.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            data = None
+        if isinstance(data, dict):
+            ENTRIES.add(entry)
+            return data, []
     source, problems = try_load(path, relative(path))  # the content's own bounded loader
     if source is None:
         return {}, problems
     errors = _schema_errors(schema, source.data, source.display, lambda p: _place(source, p))
-    return (thaw(source.data) if not errors else {}), errors
+    if errors:
+        return {}, errors
+    data = thaw(source.data)
+    if entry is not None:
+        from pipeline.cards.render import cache_write
+
+        cache_write(entry, json.dumps(data, ensure_ascii=False))
+        ENTRIES.add(entry)
+    return data, []
+
+
+def _checked_copy(path: Path, schema: str) -> Path | None:
+    """Where the build's cache keeps the checked data of this version of a print file."""
+    import hashlib
+
+    folder = VALIDATED.get("dir")
+    if folder is None:
+        return None
+    try:
+        text = path.read_bytes()
+    except OSError:
+        return None
+    digest = hashlib.sha256(f"print\0{schema}\0".encode())
+    digest.update((SCHEMAS / "print" / f"{schema}.json").read_bytes())
+    digest.update(b"\0" + text)
+    return folder / "print" / f"{digest.hexdigest()}.json"
 
 
 def _place(source: SourceFile, path: tuple) -> tuple[int, int]:

@@ -15,6 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from pipeline.cards.formats import ENTRIES, VALIDATED  # the checked copies' home
 from pipeline.cards.units import PT_PER_MM
 from pipeline.diagnostics import Diagnostic, RelicError, Span, error, relative
 
@@ -469,9 +470,6 @@ def load_layout(name: str, pack_root: Path | None) -> Layout:
     return _load(path, name, stat.st_mtime_ns, stat.st_size)
 
 
-VALIDATED: dict[str, Path] = {}
-"""`VALIDATED["dir"]`: where a build keeps layouts already checked (its cache), if any."""
-ENTRIES: set[Path] = set()  # the checked-layout files this process read or wrote
 
 
 def remember_checked_layouts(folder: Path) -> None:
@@ -508,7 +506,7 @@ def _load(path: Path, name: str, mtime: int, size: int) -> Layout:
     text = path.read_text(encoding="utf-8")
     entry, data = _checked(path, text)
     if data is None:
-        data, problems = _load_yaml_cached(path, "layout", mtime, size)
+        data, problems = _load_yaml_cached(path, "layout", mtime, size, False)
         problems = list(problems)
         if not problems:
             problems += _syntax(data, relative(path))
