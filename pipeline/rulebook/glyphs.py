@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Set
 from functools import cache
 from html.parser import HTMLParser
 
-from pipeline.cards.fonts import FontError, FontFace, find_font, missing_glyphs
+from pipeline.cards.fonts import FontError, FontFace, find_font, match_fonts, missing_glyphs
 from pipeline.diagnostics import Diagnostic, Span, error
 
 FONTS = {"serif": "DejaVu Serif", "sans": "DejaVu Sans"}
@@ -58,6 +58,19 @@ def printed_characters(html: str) -> tuple[set[str], set[str]]:
     parser.feed(html)
     parser.close()
     return parser.text, parser.symbols
+
+
+def font_identity() -> str:
+    """The files the book's fonts are, by path, size and time, in one text (a part of cache
+    keys: a font replaced on the machine makes the book again)."""
+    pairs = [(family, style) for role, family in sorted(FONTS.items()) for style in STYLES[role]]
+    match_fonts(pairs)
+    out = []
+    for family, style in pairs:
+        path = find_font(family, style).path
+        stat = path.stat()
+        out.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0")
+    return "".join(out)
 
 
 @cache

@@ -251,10 +251,7 @@ def files_digest(model: Model, settings: Mapping[str, Any]) -> str:
 def project_digest() -> str:
     """The project's own files (by path, size and modification time), the libraries' versions
     and the fonts the book is set in."""
-    from pipeline.cards.fonts import find_font, match_fonts
-    from pipeline.rulebook.glyphs import FONTS, STYLES
-
-    match_fonts((family, style) for role, family in FONTS.items() for style in STYLES[role])
+    from pipeline.rulebook.glyphs import font_identity
 
     digest = hashlib.sha256()
     for folder in PROJECT_FOLDERS:
@@ -265,9 +262,5 @@ def project_digest() -> str:
                 digest.update(f"{top}/{name}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
     for lib in LIBRARIES:
         digest.update(f"{lib}={metadata.version(lib)}\0".encode())
-    for role, family in sorted(FONTS.items()):
-        for style in STYLES[role]:
-            path = find_font(family, style).path
-            stat = path.stat()
-            digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+    digest.update(font_identity().encode())
     return digest.hexdigest()

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
-from pipeline.rulebook.book import FONTS, PROJECT_ROOT, TEMPLATES, Composed, Unit
+from pipeline.rulebook.book import PROJECT_ROOT, TEMPLATES, Composed, Unit
 from pipeline.rulebook.layout import LaidOut, UnitJob, lay_out
 from pipeline.rulebook.pictures import Pictures, raster_file, raster_path
 from pipeline.rulebook.views import PICTURES_URL
@@ -43,8 +43,7 @@ GUESS = "00"  # a page number nobody has laid out yet: two digits wide, like mos
 def code_key() -> str:
     """What besides a unit's HTML and pictures changes its PDF: the layout code, the libraries
     and the font files."""
-    from pipeline.cards.fonts import find_font
-    from pipeline.rulebook.glyphs import STYLES
+    from pipeline.rulebook.glyphs import font_identity
     from pipeline.rulebook.subsets import SOURCE_DATE_EPOCH
 
     digest = hashlib.sha256(SOURCE_DATE_EPOCH.encode())
@@ -52,11 +51,7 @@ def code_key() -> str:
         digest.update((HERE / name).read_bytes())
     for lib in ("weasyprint", "pydyf", "fonttools", "pypdf", "pypdfium2", "pillow"):
         digest.update(f"{lib}={metadata.version(lib)}\0".encode())
-    for role, family in sorted(FONTS.items()):
-        for style in STYLES[role]:
-            path = find_font(family, style).path
-            stat = path.stat()
-            digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+    digest.update(font_identity().encode())
     return digest.hexdigest()
 
 
