@@ -217,15 +217,23 @@ def _monster_face(table) -> int:
     return next(r.roll.low for r in table.rows if r.outcome == "monster")
 
 
-def test_an_attentive_hero_seals_a_monster_in_and_only_another_hero_may_open_it() -> None:
-    from engine.games.catacombs.sarcophagi import resolve, sarcophagus_table
+def _attentive_at_sarcophagus(players: int):
+    """A hero attentive enough to seal, at a sarcophagus: (state, the feature, its table)."""
+    from engine.games.catacombs.sarcophagi import sarcophagus_table
 
-    state = arena(DATA, players=2)
+    state = arena(DATA, players=players)
     _together(state)
     f = _sarcophagus(state)
     table = sarcophagus_table(state)
     seal = table.modifier("seal")
     set_stat(state, state.heroes[0], seal.stat, seal.steps[0].min)
+    return state, f, table
+
+
+def test_an_attentive_hero_seals_a_monster_in_and_only_another_hero_may_open_it() -> None:
+    from engine.games.catacombs.sarcophagi import resolve
+
+    state, f, table = _attentive_at_sarcophagus(players=2)
     seals = state.pools["token:seal"]["seal"]
     resolve(state, state.heroes[0], "s1", _monster_face(table), sealable=True)
     assert f["state"] == "sealed" and state.pools["token:seal"]["seal"] == seals - 1
@@ -240,14 +248,9 @@ def test_an_attentive_hero_seals_a_monster_in_and_only_another_hero_may_open_it(
 
 
 def test_with_no_seal_token_left_the_monster_comes_out_at_once() -> None:
-    from engine.games.catacombs.sarcophagi import resolve, sarcophagus_table
+    from engine.games.catacombs.sarcophagi import resolve
 
-    state = arena(DATA, players=1)
-    _together(state)
-    f = _sarcophagus(state)
-    table = sarcophagus_table(state)
-    seal = table.modifier("seal")
-    set_stat(state, state.heroes[0], seal.stat, seal.steps[0].min)
+    state, f, table = _attentive_at_sarcophagus(players=1)
     state.pools["token:seal"]["seal"] = 0
     pieces = len(state.pieces)
     resolve(state, state.heroes[0], "s1", _monster_face(table), sealable=True)
