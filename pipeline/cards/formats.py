@@ -183,15 +183,10 @@ def _load_yaml_cached(path: Path, schema: str, mtime: int, size: int, keep: bool
     """One parse per file version and process (labels are read once per language); with
     `keep`, a checked copy in the build's cache spares later processes the YAML and the
     schema."""
-    entry = _checked_copy(path, schema) if keep else None
-    if entry is not None and entry.is_file():
-        try:
-            data = json.loads(entry.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            data = None
-        if isinstance(data, dict):
-            ENTRIES.add(entry)
-            return data, []
+    entry = checked_copy("print", f"print\0{schema}", schema, _read(path)) if keep else None
+    data = read_checked(entry)
+    if isinstance(data, dict):
+        return data, []
     source, problems = try_load(path, relative(path))  # the content's own bounded loader
     if source is None:
         return {}, problems
@@ -207,21 +202,36 @@ def _load_yaml_cached(path: Path, schema: str, mtime: int, size: int, keep: bool
     return data, []
 
 
-def _checked_copy(path: Path, schema: str) -> Path | None:
-    """Where the build's cache keeps the checked data of this version of a print file."""
-    import hashlib
-
-    folder = VALIDATED.get("dir")
-    if folder is None:
-        return None
+def _read(path: Path) -> bytes | None:
     try:
-        text = path.read_bytes()
+        return path.read_bytes()
     except OSError:
         return None
-    digest = hashlib.sha256(f"print\0{schema}\0".encode())
+
+
+def checked_copy(folder: str, marker: str, schema: str, text: bytes | None) -> Path | None:
+    """Where the build's cache (`VALIDATED["dir"]`) keeps the checked data of a file with
+    these bytes, checked against schemas/print/<schema>.json; None without a cache."""
+    import hashlib
+
+    root = VALIDATED.get("dir")
+    if root is None or text is None:
+        return None
+    digest = hashlib.sha256(f"{marker}\0".encode() + text + b"\0")
     digest.update((SCHEMAS / "print" / f"{schema}.json").read_bytes())
-    digest.update(b"\0" + text)
-    return folder / "print" / f"{digest.hexdigest()}.json"
+    return root / folder / f"{digest.hexdigest()}.json"
+
+
+def read_checked(entry: Path | None) -> Any:
+    """The data of a checked copy (noted as used by this process), or None."""
+    if entry is None or not entry.is_file():
+        return None
+    try:
+        data = json.loads(entry.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    ENTRIES.add(entry)
+    return data
 
 
 def _place(source: SourceFile, path: tuple) -> tuple[int, int]:

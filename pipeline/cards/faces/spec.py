@@ -477,34 +477,16 @@ def remember_checked_layouts(folder: Path) -> None:
     VALIDATED["dir"] = folder
 
 
-def _checked(path: Path, text: str) -> tuple[Path | None, Any]:
-    """The checked data of a layout file whose bytes (and whose schema) were checked before."""
-    import hashlib
-    import json
-
-    folder = VALIDATED.get("dir")
-    if folder is None:
-        return None, None
-    schema = (PROJECT_ROOT / "schemas" / "print" / "layout.json").read_bytes()
-    # "ordered": entries are stored in the file's key order (older entries had sorted keys)
-    key = hashlib.sha256(b"ordered\0" + text.encode() + b"\0" + schema).hexdigest()
-    entry = folder / "layouts" / f"{key}.json"
-    if entry.is_file():
-        try:
-            return entry, json.loads(entry.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return entry, None
-    return entry, None
-
-
 @cache
 def _load(path: Path, name: str, mtime: int, size: int) -> Layout:
     import json
 
-    from pipeline.cards.formats import _load_yaml_cached
+    from pipeline.cards.formats import _load_yaml_cached, checked_copy, read_checked
 
     text = path.read_text(encoding="utf-8")
-    entry, data = _checked(path, text)
+    # "ordered": entries are stored in the file's key order (older entries had sorted keys)
+    entry = checked_copy("layouts", "ordered", "layout", text.encode())
+    data = read_checked(entry)
     if data is None:
         data, problems = _load_yaml_cached(path, "layout", mtime, size, False)
         problems = list(problems)
