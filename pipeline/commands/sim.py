@@ -49,7 +49,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--format", choices=["text", "json"], default="text", help="output format")
     p.add_argument("--html", type=Path, help="also write an HTML report with plots here")
     p.add_argument("--save-replay", type=Path, metavar="DIR",
-                   help="save replay logs (game-<index>.json) of the first games here")
+                   help="save replay logs (game-00000.json, game-00001.json, ...) of the first "
+                        "games here")
     p.add_argument("--replays", type=int, default=10,
                    help="how many games --save-replay keeps (default 10)")
     p.set_defaults(run=run)
