@@ -403,9 +403,12 @@ def _books_process(model: Model, langs: tuple[str, ...], settings: dict[str, Any
         for _ in range(jobs):
             executor.submit(warm if first else started)
         print_set = _Inbox(inbox)
+        # with a book for each worker, a book never laid out is laid out in book order: each
+        # part once, and again only the parts that point forward (`BookRenderer.run`)
+        in_order = len(langs) >= jobs
         threads = [threading.Thread(target=_one_book, args=(model, lang, settings, cache_dir,
                                                             executor, queue, cards_event,
-                                                            print_set))
+                                                            print_set, in_order))
                    for lang in langs]
         for thread in threads:
             thread.start()
@@ -433,7 +436,7 @@ class _Inbox:
 
 
 def _one_book(model: Model, lang: str, settings: dict[str, Any], cache_dir: Path, executor,
-              queue, cards_event, print_set: Callable[[], PrintSet]) -> None:
+              queue, cards_event, print_set: Callable[[], PrintSet], in_order: bool) -> None:
     from pipeline.diagnostics import RelicError, Span, error
     from pipeline.rulebook import FacePictures, make_book, prepare, record_book
     from pipeline.rulebook.record import RecordingModel, RecordingPictures
@@ -450,7 +453,7 @@ def _one_book(model: Model, lang: str, settings: dict[str, Any], cache_dir: Path
                            pictures=pictures)
         finished = make_book(
             composed, model, cache_dir, pictures=pictures, booklet=settings["booklet"],
-            executor=executor,
+            executor=executor, in_order=in_order,
             progress=lambda rnd, done, total: queue.put(("units", lang, (rnd, done, total))))
         record_book(model, recorder, pictures, finished, {**settings, "lang": lang}, cache_dir)
         report.pdf = finished.pdf

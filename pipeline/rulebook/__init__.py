@@ -112,15 +112,15 @@ def prepare(model: Model, lang: str, *, paper: str = "a5", proof: bool = False,
 
 def make_book(composed, model: Model, cache_dir: Path, *, pictures: Pictures | None = None,
               booklet: bool = False, executor: Executor | None = None,
-              progress: Callable[[int, int, int], None] | None = None):
+              progress: Callable[[int, int, int], None] | None = None, in_order: bool = False):
     """Lay the composed book out through the cache (and fold the booklet beside it): the
-    `render.Finished` book, its PDF in the cache."""
+    `render.Finished` book, its PDF in the cache. `in_order`: see `render.BookRenderer.run`."""
     from pipeline.rulebook.render import BookRenderer, project_roots
 
     renderer = BookRenderer(composed, pictures or NoPictures(), cache_dir,
                             project_roots(model.pack.root.resolve()),
                             book_id(model, composed.lang, composed.paper, composed.proof))
-    finished = renderer.run(executor, progress)
+    finished = renderer.run(executor, progress, in_order)
     folded = booklet_of(finished.pdf)
     if booklet and not folded.is_file():
         from pipeline.cards.render import cache_write

@@ -8,10 +8,12 @@ placeholder in each picture's place, and the assembly puts the real pictures in
 (`assemble.py`). A card edit that the book's text does not print lays out nothing, and the
 layouts never wait for the card build to draw the pictures; only the assembly does. Page
 numbers come from the previous round of layout: the first round takes them from the last build
-of the same book (or guesses), every round lays out only the units whose numbers changed, and
-the book is done when a round changes none. An edit that leaves the book's HTML and pictures
-alone costs one HTML rendering and cache lookups; an edit inside one chapter lays out that
-chapter alone, unless it moves pages.
+of the same book; a book never laid out with this cache is laid out unit by unit in book order
+instead, so that each unit's first page and the pages it points back to are known, and only
+the units that point forward are laid out twice. Every later round lays out only the units
+whose numbers changed, and the book is done when a round changes none. An edit that leaves
+the book's HTML and pictures alone costs one HTML rendering and cache lookups; an edit inside
+one chapter lays out that chapter alone, unless it moves pages.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import hashlib
 import json
 import re
 from collections.abc import Callable, Mapping
-from concurrent.futures import Executor
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 from functools import cache
 from importlib import metadata
@@ -76,9 +78,13 @@ class PageMap:
 
     @classmethod
     def of(cls, units: list[Unit], laid: Mapping[str, LaidOut]) -> PageMap:
+        """The map of the laid-out units; of a prefix, while the book is being laid out in
+        order: it stops at the first unit not laid out yet, and gives that unit's first page."""
         firsts, pages, page = {}, {}, 1
         for unit in units:
             firsts[unit.name] = page
+            if unit.name not in laid:
+                break
             for name, (n, _, _) in laid[unit.name].anchors.items():
                 pages.setdefault(name, page + n)
             page += laid[unit.name].pages
@@ -183,24 +189,32 @@ class BookRenderer:
         return found
 
     def run(self, executor: Executor | None = None,
-            progress: Callable[[int, int, int], None] | None = None) -> Finished:
-        """`progress(round, units done, units to lay out in this round)`."""
+            progress: Callable[[int, int, int], None] | None = None,
+            in_order: bool = False) -> Finished:
+        """`progress(round, units done, units to lay out in this round)`. `in_order`: a book
+        no build has laid out is laid out unit by unit in book order (`_in_order`): fewer
+        layouts, but the book's units one at a time, worth it when the workers have a book
+        each; otherwise its first round lays every unit out at once on guessed numbers."""
         from pipeline.cards.prune import mark_used
         from pipeline.cards.render import cache_write
         from pipeline.rulebook.assemble import assemble
 
         units = list(self.composed.units)
         pages = PageMap.load(self.map_file)
-        guessing = not pages.firsts  # no earlier build: the first round only finds the pages
         laid: dict[str, LaidOut] = {}
-        made = rounds = 0
-        for rounds in range(1, MAX_ROUNDS + 1):
+        made = rounds = first = 0
+        if not pages.firsts:  # no earlier build: the first round finds the page numbers
+            tick = (lambda d, n: progress(1, d, n)) if progress else None
+            made = (self._in_order(units, laid, executor, tick) if in_order else
+                    self._round(units, pages, laid, executor, tick, write=False))
+            pages, first = PageMap.of(units, laid), 1
+        for rounds in range(first + 1, MAX_ROUNDS + 1):
             tick = (lambda d, n, r=rounds: progress(r, d, n)) if progress else None
-            made += self._round(units, pages, not guessing, laid, executor, tick)
+            made += self._round(units, pages, laid, executor, tick)
             now = PageMap.of(units, laid)
-            if not guessing and all(pages.same_for(u, now) for u in units):
+            if all(pages.same_for(u, now) for u in units):
                 break
-            guessing, pages = False, now  # lay out again what the new page numbers change
+            pages = now  # lay out again what the new page numbers change
         now.save(self.map_file)
         ordered = [laid[u.name] for u in units]
         rasters = self.rasters(units)
@@ -219,10 +233,38 @@ class BookRenderer:
                  *(f for unit in ordered for f in (unit.pdf, str(units_dir / f"{unit.key}.json"))))
         return Finished(book, len(units), made, rounds, hit, files)
 
-    def _round(self, units: list[Unit], pages: PageMap, write: bool,
-               laid: dict[str, LaidOut], executor: Executor | None,
-               progress: Callable[[int, int], None] | None) -> int:
-        """Every unit on `pages`, from the cache or laid out. The number laid out."""
+    def _in_order(self, units: list[Unit], laid: dict[str, LaidOut],
+                  executor: Executor | None,
+                  progress: Callable[[int, int], None] | None) -> int:
+        """The first round of a book no build has laid out: each unit in book order, once the
+        ones before it are laid out, so that its first page and every page it points back to
+        are known. A unit that points forward is laid out on guessed numbers for its length,
+        and again, for good, as soon as the units it points to are laid out (on the other
+        worker, while the book goes on). The next round confirms the numbers (from the cache).
+        The number laid out."""
+        where = _anchor_units(units)
+        ready = [max((where.get(t, len(units) - 1) for t in u.targets), default=-1)
+                 for u in units]  # unit i's numbers are known once unit ready[i] is laid out
+        again = {i for i, r in enumerate(ready) if r >= i}
+        pool = _Pool(self, executor)
+        finals: list[tuple[str, Future]] = []
+        for i, unit in enumerate(units):
+            laid[unit.name] = pool.take(pool.lay_out(self.job(unit, PageMap.of(units, laid),
+                                                              i not in again)))
+            pool.tick(progress, len(units) + len(again))
+            for k in sorted(k for k in again if ready[k] == i):
+                finals.append((units[k].name,
+                               pool.lay_out(self.job(units[k], PageMap.of(units, laid)))))
+        for name, final in finals:
+            laid[name] = pool.take(final)
+            pool.tick(progress, len(units) + len(again))
+        return pool.count
+
+    def _round(self, units: list[Unit], pages: PageMap, laid: dict[str, LaidOut],
+               executor: Executor | None, progress: Callable[[int, int], None] | None,
+               write: bool = True) -> int:
+        """Every unit on `pages`, from the cache or laid out (`write` False: only to find where
+        the pages break, on guessed numbers). The number laid out."""
         ready, jobs = [], {}
         for unit in units:
             jobs[unit.name] = self.job(unit, pages, write)
@@ -264,6 +306,58 @@ class _Layouts:
             if self.progress is not None:
                 self.progress(done, self.count)
             yield result
+
+
+class _Pool:
+    """Units handed to the workers one by one (or laid out here, without workers), each from
+    the cache if it is there, and kept in it once laid out for good."""
+
+    def __init__(self, renderer: BookRenderer, executor: Executor | None):
+        self.renderer = renderer
+        self.executor = executor
+        self.count = self.done = 0
+        self.unsaved: set[Future] = set()
+
+    def lay_out(self, job: UnitJob) -> Future:
+        future: Future = Future()
+        hit = self.renderer.cached(job)
+        if hit is not None:
+            future.set_result(hit)
+            return future
+        self.count += 1
+        if self.executor is None:
+            future.set_result(lay_out(job))
+        else:
+            future = self.executor.submit(lay_out, job)
+        if job.write:
+            self.unsaved.add(future)
+        return future
+
+    def take(self, future: Future) -> LaidOut:
+        """The future's unit, kept in the cache first if it was laid out for good."""
+        result = future.result()
+        if future in self.unsaved:
+            self.unsaved.discard(future)
+            result.save(self.renderer.root / "units" / f"{result.key}.json")
+        return result
+
+    def tick(self, progress: Callable[[int, int], None] | None, total: int) -> None:
+        self.done += 1
+        if progress is not None:
+            progress(self.done, total)
+
+
+ANCHOR = re.compile(r"""\bid=["']([^"']+)["']""")
+
+
+def _anchor_units(units: list[Unit]) -> dict[str, int]:
+    """Anchor id -> the first unit whose HTML defines it (the one whose page it is numbered
+    by: `PageMap.of`)."""
+    where: dict[str, int] = {}
+    for i, unit in enumerate(units):
+        for m in ANCHOR.finditer(unit.body):
+            where.setdefault(m[1], i)
+    return where
 
 
 FILE_URL = re.compile(r"""file://(/[^"'\s)]+)""")
