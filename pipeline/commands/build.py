@@ -387,10 +387,10 @@ def _books_process(model: Model, langs: tuple[str, ...], settings: dict[str, Any
     from concurrent.futures import ProcessPoolExecutor
 
     from pipeline.rulebook import laid_out_before
-    from pipeline.rulebook.layout import started, warm
+    from pipeline.rulebook.layout import die_with_parent, started, warm
 
     os.setpgrp()
-    executor = ProcessPoolExecutor(max_workers=jobs,
+    executor = ProcessPoolExecutor(max_workers=jobs, initializer=die_with_parent,
                                    mp_context=multiprocessing.get_context("fork"))
     try:
         # the first task forks every worker at once (a fork pool starts them all then), from

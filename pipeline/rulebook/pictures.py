@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import io
 import math
+import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -31,6 +32,10 @@ if TYPE_CHECKING:
 
 DPI = 300
 RASTER_VERSION = "1"
+# reportlab (which draws faces and writes their pages) and PDFium (which rasterizes them) keep
+# process-wide state and are not safe in two threads at once: the book process has a thread per
+# language, and each may draw and rasterize its pictures
+DRAWING = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -234,8 +239,9 @@ class FacePictures:
             time.sleep(0.05)
             missing = [p for p in missing if not self.available(p)]
         if missing:
-            _, outcome = render_faces([(self.faces, self.settings)], self.workers,
-                                      lambda n: None)
+            with DRAWING:
+                _, outcome = render_faces([(self.faces, self.settings)], self.workers,
+                                          lambda n: None)
             if outcome.problems:  # the card build reports them at their place
                 raise RuntimeError(f"{outcome.problems[0].entity_id}: "
                                    f"{outcome.problems[0].message}")
@@ -253,10 +259,11 @@ class FacePictures:
         face = self.fronts[picture.entity_id]
         fmt = self.formats[face.format]
         bleed, trim = fmt.bleed / 25.4 * 72, fmt.width / 25.4 * 72
-        document = pdfium.PdfDocument(face_page(drawn, self.settings))
-        try:
-            image = document[0].render(scale=width_px / trim, crop=(bleed,) * 4,
-                                       may_draw_forms=False).to_pil()
-        finally:
-            document.close()
+        with DRAWING:
+            document = pdfium.PdfDocument(face_page(drawn, self.settings))
+            try:
+                image = document[0].render(scale=width_px / trim, crop=(bleed,) * 4,
+                                           may_draw_forms=False).to_pil()
+            finally:
+                document.close()
         return _png(image.convert("RGB"))

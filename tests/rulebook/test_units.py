@@ -382,3 +382,40 @@ def test_a_unit_laid_out_after_others_is_the_unit_laid_out_alone(model, tmp_path
          str(job_file)], capture_output=True, text=True, check=True)
     assert int(alone.stdout.strip()) == after.pages
     assert Path(second.pdf).read_bytes() == shared
+
+
+def test_a_layout_worker_ends_with_the_process_that_started_it(tmp_path: Path) -> None:
+    """If the book process dies without shutting its pool down, its layout workers end too
+    (they would otherwise wait for work forever)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = ("import multiprocessing, os, sys, time\n"
+              "from concurrent.futures import ProcessPoolExecutor\n"
+              "from pipeline.rulebook.layout import die_with_parent\n"
+              "pool = ProcessPoolExecutor(2, \n"
+              "                           mp_context=multiprocessing.get_context('fork'))\n"
+              "print(*{pool.submit(os.getpid).result() for _ in range(8)}, flush=True)\n"
+              "time.sleep(60)\n")
+    parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
+                              text=True, cwd=Path(__file__).resolve().parents[2])
+    workers = [int(pid) for pid in parent.stdout.readline().split()]
+    assert workers and parent.pid not in workers
+    parent.send_signal(signal.SIGKILL)
+    parent.wait()
+    deadline = time.monotonic() + 10
+
+    def alive(pid: int) -> bool:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        with open(f"/proc/{pid}/stat") as stat:  # a zombie is ended, waiting for its reaper
+            return stat.read().split(")")[-1].split()[0] != "Z"
+
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(alive(pid) for pid in workers)
