@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
-
-import jinja2
-from jinja2 import nodes
 
 from pipeline.diagnostics import Diagnostic, RelicError, Span, error, relative
 
@@ -17,7 +15,15 @@ CHAPTER = re.compile(r"^(\d+)-([a-z0-9]+(?:-[a-z0-9]+)*)\.md$")
 GLOSSARY = "glossary.md"
 REFERENCE = re.compile(r"\{\{(.*?)\}\}")
 STRAY = re.compile(r"\{\{|\}\}|\{%|%\}")
-_PARSER = jinja2.Environment(autoescape=True)
+
+
+@cache
+def _parser():
+    """Jinja's parser, for the references the simple form does not read (imported only then:
+    a build that only asks which languages have a book does not import Jinja)."""
+    import jinja2
+
+    return jinja2.Environment(autoescape=True)
 
 
 @dataclass(frozen=True)
@@ -101,8 +107,11 @@ def _const_call(expr: str) -> tuple[str, tuple[Any, ...]] | str:
     if simple is not None:
         return simple[1], tuple(int(number) if number else text
                                 for text, number in _SIMPLE_ARG.findall(simple[2] or ""))
+    import jinja2
+    from jinja2 import nodes
+
     try:
-        tree = _PARSER.parse("{{" + expr + "}}")
+        tree = _parser().parse("{{" + expr + "}}")
     except jinja2.TemplateSyntaxError as exc:
         return f"not a valid reference: {exc.message}"
     body = tree.body
