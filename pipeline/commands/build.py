@@ -160,7 +160,8 @@ def _build(args: argparse.Namespace, model: Model, out_root: Path, cache_dir: Pa
         result = build(model, options, progress, workers, print_set)
         if records is not None and not _pictures_hold(model, records, args, cache_dir,
                                                       print_set):
-            books = Books.start(model, langs, args, cache_dir, jobs)  # a picture changed
+            # a picture changed, nothing else: the book is assembled again, not laid out
+            books = Books.start(model, langs, args, cache_dir, jobs, layouts=False)
             books.give(print_set)
         if books is not None:
             books.cards_done()
@@ -285,13 +286,15 @@ class Books:
 
     @classmethod
     def start(cls, model: Model, langs: tuple[str, ...], args: argparse.Namespace,
-              cache_dir: Path, jobs: int) -> Books:
+              cache_dir: Path, jobs: int, layouts: bool = True) -> Books:
+        """`layouts`: whether the books will likely lay parts out (something they print has
+        changed): then the layout workers import WeasyPrint while the books are composed."""
         ctx = multiprocessing.get_context("fork")
         queue, inbox, cards_event = ctx.Queue(), ctx.Queue(), ctx.Event()
         settings = _book_settings(model, args, "")
         process = ctx.Process(target=_books_process, name="relic-rulebooks",
                               args=(model, langs, settings, cache_dir, jobs, queue, cards_event,
-                                    inbox))
+                                    inbox, layouts))
         process.start()
         return cls(process, queue, inbox, cards_event, langs)
 
@@ -379,7 +382,8 @@ class Books:
 
 
 def _books_process(model: Model, langs: tuple[str, ...], settings: dict[str, Any],
-                   cache_dir: Path, jobs: int, queue, cards_event, inbox) -> None:
+                   cache_dir: Path, jobs: int, queue, cards_event, inbox,
+                   layouts: bool) -> None:
     """In the second process: every language's book, laid out by a pool of `jobs` workers.
     The process leads its own group, so that `Books.stop` ends its workers with it."""
     import os
@@ -395,13 +399,14 @@ def _books_process(model: Model, langs: tuple[str, ...], settings: dict[str, Any
     try:
         # the first task forks every worker at once (a fork pool starts them all then), from
         # this one thread: forking while other threads run is unsafe. A book never laid out
-        # with this cache will be laid out whole: the workers import WeasyPrint while it is
-        # composed. Otherwise most builds lay out nothing, and a worker imports it only for
-        # its first unit (about a second of CPU saved per worker, beside the card work).
+        # with this cache will be laid out whole, and a book started because something it
+        # prints changed will lay parts out: the workers import WeasyPrint while it is
+        # composed. A book started for a new picture only is assembled, not laid out: a
+        # worker imports it only for a first unit (a second of CPU saved per worker).
         first = not all(laid_out_before(model, lang, cache_dir, paper=settings["paper"],
                                         proof=settings["proof"]) for lang in langs)
         for _ in range(jobs):
-            executor.submit(warm if first else started)
+            executor.submit(warm if first or layouts else started)
         print_set = _Inbox(inbox)
         # with a book for each worker, a book never laid out is laid out in book order: each
         # part once, and again only the parts that point forward (`BookRenderer.run`)

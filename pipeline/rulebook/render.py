@@ -22,7 +22,7 @@ import hashlib
 import json
 import re
 from collections.abc import Callable, Mapping
-from concurrent.futures import Executor, Future
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from importlib import metadata
@@ -200,6 +200,32 @@ class BookRenderer:
         from pipeline.rulebook.assemble import assemble
 
         units = list(self.composed.units)
+        with ThreadPoolExecutor(1, thread_name_prefix="relic-rasters") as beside:
+            # the pictures do not depend on the layout: rasterized while the workers lay out
+            rastering = beside.submit(self.rasters, units)
+            laid, made, rounds = self._lay_out(units, executor, progress, in_order)
+            rasters = rastering.result()
+        ordered = [laid[u.name] for u in units]
+        shown = [f"{p}={self.composed.pictures[p][0].key}" for p in sorted(rasters)]
+        key = _sha(self.base, "book", self.composed.title, self.composed.lang,
+                   *(u.key for u in ordered), *shown)
+        book = self.root / "books" / f"{key}.pdf"
+        hit = book.is_file()
+        if hit:
+            mark_used(book)
+        else:
+            cache_write(book, assemble(ordered, self.composed.title, self.composed.lang,
+                                       {f"file://{p}": f for p, f in rasters.items()}))
+        units_dir = self.root / "units"
+        files = (str(book), str(self.map_file), *(str(p) for p in rasters.values()),
+                 *(f for unit in ordered for f in (unit.pdf, str(units_dir / f"{unit.key}.json"))))
+        return Finished(book, len(units), made, rounds, hit, files)
+
+    def _lay_out(self, units: list[Unit], executor: Executor | None,
+                 progress: Callable[[int, int, int], None] | None,
+                 in_order: bool) -> tuple[dict[str, LaidOut], int, int]:
+        """Every unit laid out on the real page numbers, round after round: the units, the
+        number laid out and the rounds it took."""
         pages = PageMap.load(self.map_file)
         laid: dict[str, LaidOut] = {}
         made = rounds = first = 0
@@ -216,22 +242,7 @@ class BookRenderer:
                 break
             pages = now  # lay out again what the new page numbers change
         now.save(self.map_file)
-        ordered = [laid[u.name] for u in units]
-        rasters = self.rasters(units)
-        shown = [f"{p}={self.composed.pictures[p][0].key}" for p in sorted(rasters)]
-        key = _sha(self.base, "book", self.composed.title, self.composed.lang,
-                   *(u.key for u in ordered), *shown)
-        book = self.root / "books" / f"{key}.pdf"
-        hit = book.is_file()
-        if hit:
-            mark_used(book)
-        else:
-            cache_write(book, assemble(ordered, self.composed.title, self.composed.lang,
-                                       {f"file://{p}": f for p, f in rasters.items()}))
-        units_dir = self.root / "units"
-        files = (str(book), str(self.map_file), *(str(p) for p in rasters.values()),
-                 *(f for unit in ordered for f in (unit.pdf, str(units_dir / f"{unit.key}.json"))))
-        return Finished(book, len(units), made, rounds, hit, files)
+        return laid, made, rounds
 
     def _in_order(self, units: list[Unit], laid: dict[str, LaidOut],
                   executor: Executor | None,
