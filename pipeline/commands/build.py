@@ -321,6 +321,16 @@ class Books:
             self.reports[lang] = payload
         return True
 
+    def _bar(self) -> tuple[tuple[int, int] | None, int]:
+        """((round, units to lay out), units done) of the progress bar: the latest round a book
+        still at work is in, counting every book in that round, the finished ones too (so that
+        a book done first does not start a new bar); (None, 0) when no book is at work."""
+        busy = [r for lang, (r, _, _) in self.units.items() if lang not in self.reports]
+        if not busy:
+            return None, 0
+        now = [(d, t) for r, d, t in self.units.values() if r == max(busy)]
+        return (max(busy), sum(t for _, t in now)), sum(d for d, _ in now)
+
     def finish(self, result: BuildResult, progress: Progress, args: argparse.Namespace) -> None:
         """Wait for every book (with progress), then file each in its language's folder."""
         from pipeline.cards.outputs import refresh_manifest
@@ -335,17 +345,20 @@ class Books:
             if self._receive(0.1):
                 while self._receive(0):  # what came while the cards were built: the latest
                     pass
-            busy = [u for lang, u in self.units.items() if lang not in self.reports]
-            if not busy:
+            if any(lang not in self.units and lang not in self.reports for lang in self.langs):
+                continue  # one bar for every book: wait until each has said what it lays out
+            state, done = self._bar()
+            if state is None:  # every book is done: so is the bar
+                if shown is not None and counted < shown[1]:
+                    progress.advance(shown[1] - counted)
+                    counted = shown[1]
                 continue
-            state = (max(r for r, _, _ in busy), sum(t for _, _, t in busy))
             if state != shown:
                 label = f"laying out the rulebook ({', '.join(self.langs)})"
                 if state[0] > 1:
                     label += f", round {state[0]} (with the page numbers of round {state[0] - 1})"
                 progress.start(label, state[1])
                 shown, counted = state, 0
-            done = sum(d for _, d, _ in busy)
             if done > counted:
                 progress.advance(done - counted)
                 counted = done

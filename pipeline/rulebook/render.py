@@ -259,6 +259,8 @@ class BookRenderer:
         again = {i for i, r in enumerate(ready) if r >= i}
         pool = _Pool(self, executor)
         finals: list[tuple[str, Future]] = []
+        if progress is not None:
+            progress(0, len(units) + len(again))
         for i, unit in enumerate(units):
             laid[unit.name] = pool.take(pool.lay_out(self.job(unit, PageMap.of(units, laid),
                                                               i not in again)))
@@ -287,6 +289,8 @@ class BookRenderer:
         names = {job.key: name for name, job in jobs.items()}
         running = _Layouts(executor, progress)
         running.start(ready)
+        if progress is not None and running.count:
+            progress(0, running.count)  # the round's size, before its first unit is done
         for result in running.results():
             if write:
                 result.save(self.root / "units" / f"{result.key}.json")

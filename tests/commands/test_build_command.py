@@ -116,6 +116,10 @@ def test_a_book_laid_out_in_book_order_is_the_book_laid_out_in_rounds(tmp_path: 
     both = relic(*build_args(pack, tmp_path))
     assert both.returncode == 0, both.stderr
     assert "en/rulebook.pdf (4 parts, 6 layouts in 2 rounds" in both.stderr
+    # one bar for both books (each says what it lays out first), run to its end
+    bars = re.findall(r"laying out the rulebook \(ru, en\): (\d+)/(\d+)", both.stderr)
+    assert {total for _, total in bars} == {"12"} and bars[-1] == ("12", "12"), bars
+    assert [int(done) for done, _ in bars] == sorted(int(done) for done, _ in bars)
     alone = relic("build", "--pack", pack.name, "--content", str(pack.parent), "--out",
                   str(tmp_path / "alone"), "--cache", str(tmp_path / "alone-cache"),
                   "--no-png", "--jobs", "2", "--lang", "en")
