@@ -79,11 +79,14 @@ class PageMap:
     @classmethod
     def of(cls, units: list[Unit], laid: Mapping[str, LaidOut]) -> PageMap:
         """The map of the laid-out units; of a prefix, while the book is being laid out in
-        order: it stops at the first unit not laid out yet, and gives that unit's first page."""
+        order: it stops at the first unit not laid out yet, and gives that unit's first page,
+        and the page of the anchors of its heading (`leading_anchors`), on that page."""
         firsts, pages, page = {}, {}, 1
         for unit in units:
             firsts[unit.name] = page
             if unit.name not in laid:
+                for name in leading_anchors(unit):
+                    pages.setdefault(name, page)
                 break
             for name, (n, _, _) in laid[unit.name].anchors.items():
                 pages.setdefault(name, page + n)
@@ -254,7 +257,16 @@ class BookRenderer:
         worker, while the book goes on). The next round confirms the numbers (from the cache).
         The number laid out."""
         where = _anchor_units(units)
-        ready = [max((where.get(t, len(units) - 1) for t in u.targets), default=-1)
+
+        def known_after(target: str) -> int:
+            """The unit after whose layout the target's page is known: a heading's anchors
+            are on its unit's first page, known once the unit before it is laid out."""
+            j = where.get(target)
+            if j is None:
+                return len(units) - 1  # no unit has it: its number stays a guess
+            return j - 1 if target in leading_anchors(units[j]) else j
+
+        ready = [max((known_after(t) for t in u.targets), default=-1)
                  for u in units]  # unit i's numbers are known once unit ready[i] is laid out
         again = {i for i, r in enumerate(ready) if r >= i}
         pool = _Pool(self, executor)
@@ -363,6 +375,13 @@ class _Pool:
 
 
 ANCHOR = re.compile(r"""\bid=["']([^"']+)["']""")
+
+
+def leading_anchors(unit: Unit) -> list[str]:
+    """The anchors of a unit's heading (and of what comes before it): on its first page, as
+    every unit starts a page with its heading. A guess that the next round checks."""
+    end = unit.body.find("</h1>")
+    return ANCHOR.findall(unit.body, 0, end) if end >= 0 else []
 
 
 def _anchor_units(units: list[Unit]) -> dict[str, int]:

@@ -387,6 +387,7 @@ def test_a_unit_laid_out_after_others_is_the_unit_laid_out_alone(model, tmp_path
 def test_a_layout_worker_ends_with_the_process_that_started_it(tmp_path: Path) -> None:
     """If the book process dies without shutting its pool down, its layout workers end too
     (they would otherwise wait for work forever)."""
+    import contextlib
     import os
     import signal
     import subprocess
@@ -416,6 +417,32 @@ def test_a_layout_worker_ends_with_the_process_that_started_it(tmp_path: Path) -
         with open(f"/proc/{pid}/stat") as stat:  # a zombie is ended, waiting for its reaper
             return stat.read().split(")")[-1].split()[0] != "Z"
 
-    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not any(alive(pid) for pid in workers)
+    try:
+        while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(alive(pid) for pid in workers)
+    finally:  # a worker the test finds alive is not left behind
+        for pid in workers:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def test_a_unit_s_heading_anchors_are_known_before_it_is_laid_out() -> None:
+    """A book laid out in order numbers a reference to a later chapter's heading as soon as
+    the chapter before it is laid out (every unit starts a page with its heading); anchors
+    further into a unit wait for its layout."""
+    from pipeline.rulebook.book import Unit
+    from pipeline.rulebook.layout import LaidOut
+    from pipeline.rulebook.render import PageMap, leading_anchors
+
+    first = Unit("01-a", '<section id="chapter-a"><h1 id="a">A</h1><h2 id="a-1">A1</h2>')
+    second = Unit("02-b", '<section id="chapter-b"><h1 id="b"><span id="ix-1">B</span></h1>'
+                          '<h2 id="b-1">B1</h2>')
+    assert leading_anchors(second) == ["chapter-b", "b", "ix-1"]
+    assert leading_anchors(Unit("cover", '<section class="cover"><p id="x">x</p>')) == []
+    laid = {"01-a": LaidOut("k", "a.pdf", 3, (), {"chapter-a": (0, 0, 0), "a": (0, 0, 0),
+                                                   "a-1": (2, 0, 0)}, (), ())}
+    pages = PageMap.of([first, second], laid)
+    assert pages.firsts == {"01-a": 1, "02-b": 4}
+    assert (pages.number("a-1"), pages.number("b"), pages.number("ix-1")) == ("3", "4", "4")
+    assert pages.number("b-1") == "00"  # inside 02-b: known once it is laid out
