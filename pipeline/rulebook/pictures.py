@@ -36,6 +36,7 @@ RASTER_VERSION = "1"
 # process-wide state and are not safe in two threads at once: the book process has a thread per
 # language, and each may draw and rasterize its pictures
 DRAWING = threading.Lock()
+POLL = 0.2  # seconds between two looks at what the card build has drawn
 
 
 @dataclass(frozen=True)
@@ -216,10 +217,12 @@ class FacePictures:
         key = art_key(face, self.settings, self.sizes[face.key])
         return Picture(entity_id, key, fmt.height / fmt.width)
 
-    def _drawn(self, picture: Picture):
+    def _drawn(self, picture: Picture, index=None):
+        """The drawn face of the picture, if the card build has drawn it (`index`: the art
+        index read once for many pictures)."""
         from pipeline.cards.render import ArtIndex, Rendered
 
-        batch = ArtIndex(self.settings).batch(picture.key)
+        batch = (index or ArtIndex(self.settings)).batch(picture.key)
         face = self.fronts[picture.entity_id]
         return Rendered(face.key, picture.key, str(batch)) if batch else None
 
@@ -230,14 +233,15 @@ class FacePictures:
         """Make sure every picture's face is drawn: wait while the card build draws them
         (`faces_ready`), then draw in this process whatever is still missing (the faces of the
         whole language: a deck's type size depends on all its cards)."""
-        from pipeline.cards.render import render_faces
+        from pipeline.cards.render import ArtIndex, render_faces
 
         deadline = time.monotonic() + wait
         missing = [p for p in pictures if not self.available(p)]
         while missing and self.faces_ready is not None and not self.faces_ready() \
                 and time.monotonic() < deadline:
-            time.sleep(0.05)
-            missing = [p for p in missing if not self.available(p)]
+            time.sleep(POLL)
+            index = ArtIndex(self.settings)  # read once a look: it holds hundreds of faces
+            missing = [p for p in missing if self._drawn(p, index) is None]
         if missing:
             with DRAWING:
                 _, outcome = render_faces([(self.faces, self.settings)], self.workers,
