@@ -2,13 +2,14 @@
 that card in place, broken YAML brings the overlay with its `file:line`, a fix takes it away.
 
 Needs Debian's `chromium` (`.ci/run` installs it) and the Playwright package (driving the system
-browser; no browser is downloaded). Screenshots go to build/previews/; two of them are kept in
-docs/previews/ (replaced only when the picture changed outside the status line's timings, so
-runs don't churn the repo).
+browser; no browser is downloaded). Screenshots go to build/previews/. Two of them are the
+README's pictures in docs/previews/: a run with RELIC_UPDATE_PREVIEWS=1 replaces them (when the
+picture changed outside the status line); any other run leaves the checkout alone.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -47,10 +48,13 @@ def browser_page(tmp_path: Path) -> Iterator:
 
 
 def keep(shot: Path, name: str, volatile: dict | None) -> None:
-    """Copy a screenshot into docs/previews unless the kept one looks the same outside the
-    `volatile` box (the status line, whose timings change every run)."""
+    """With RELIC_UPDATE_PREVIEWS=1, copy a screenshot into docs/previews unless the kept one
+    looks the same outside the `volatile` box (the status line, whose timings change every
+    run). A test run never changes the checkout otherwise."""
     from PIL import Image, ImageChops, ImageDraw
 
+    if os.environ.get("RELIC_UPDATE_PREVIEWS") != "1":
+        return
     target = DOCS / name
     if target.is_file():
         with Image.open(shot) as new, Image.open(target) as old:
