@@ -44,7 +44,7 @@ class HauntedHouseGame:
     """The haunted house for 3 to 6 players (as many as the pack's manifest allows)."""
 
     name: ClassVar[str] = "haunted-house"
-    version: ClassVar[str] = "1.0"
+    version: ClassVar[str] = "1.1"  # 1.1: the trait clip's moves are logged in marks
     role: ClassVar[str] = "side"
     options: ClassVar[tuple[GameOption, ...]] = ()
     bots: ClassVar[tuple[str, ...]] = ("heuristic", "random", "mcts")

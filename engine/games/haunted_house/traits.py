@@ -22,8 +22,14 @@ def gain(state: HouseState, seat: int, trait: str, steps: int, up_to_start: bool
     before = s.marks[trait]
     s.marks[trait] = max(before, min(before + steps, cap))
     if s.marks[trait] != before:
-        state.log(f"{state.who(seat)} gains {s.marks[trait] - before} {trait} "
+        state.log(f"{state.who(seat)}'s {trait} clip goes up {_marks(s.marks[trait] - before)} "
                   f"({t.value(before)} -> {t.value(s.marks[trait])})")
+
+
+def _marks(n: int) -> str:
+    """A clip's move in marks, as the rulebook counts it: a track may print one value on two
+    marks, so a move of one mark can leave the value as it was."""
+    return f"{n} mark{'' if n == 1 else 's'}"
 
 
 @rule("damage.physical", "damage.mental", "combat-example.split")
@@ -37,7 +43,12 @@ def lower(state: HouseState, seat: int, trait: str, steps: int, cause: str) -> N
     floor = 0 if state.scenario or state.data.rules.death_before_scenario else 1
     before = s.marks[trait]
     s.marks[trait] = max(floor, before - steps)
-    state.log(f"{state.who(seat)} loses {steps} {trait} ({t.value(before)} -> "
+    if s.marks[trait] == before:  # on the lowest mark before the scenario: no death yet
+        state.log(f"{state.who(seat)}'s {trait} clip stays on its lowest mark "
+                  f"({t.value(before)}): nobody dies before the scenario")
+        return
+    state.log(f"{state.who(seat)}'s {trait} clip goes down {_marks(before - s.marks[trait])} "
+              f"({t.value(before)} -> "
               f"{t.value(s.marks[trait]) if s.marks[trait] else 'the death mark'})")
     if s.marks[trait] == 0:
         die(state, seat, cause)
