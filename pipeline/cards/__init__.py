@@ -107,7 +107,8 @@ class PrintSet:
 def prepare(model: Model, options: BuildOptions) -> PrintSet:
     """The print set of one build, its fonts checked against every character the requested
     languages print (RelicError on a missing font or glyph)."""
-    from pipeline.cards.faces.spec import ENTRIES, remember_checked_layouts
+    from pipeline.cards.faces.spec import remember_checked_layouts
+    from pipeline.cards.formats import ENTRIES
 
     remember_checked_layouts(options.cache_dir)
     profile = load_profile(model.pack, options.paper)

@@ -194,11 +194,7 @@ def _load_yaml_cached(path: Path, schema: str, mtime: int, size: int, keep: bool
     if errors:
         return {}, errors
     data = thaw(source.data)
-    if entry is not None:
-        from pipeline.cards.render import cache_write
-
-        cache_write(entry, json.dumps(data, ensure_ascii=False))
-        ENTRIES.add(entry)
+    write_checked(entry, data)
     return data, []
 
 
@@ -220,6 +216,17 @@ def checked_copy(folder: str, marker: str, schema: str, text: bytes | None) -> P
     digest = hashlib.sha256(f"{marker}\0".encode() + text + b"\0")
     digest.update((SCHEMAS / "print" / f"{schema}.json").read_bytes())
     return root / folder / f"{digest.hexdigest()}.json"
+
+
+def write_checked(entry: Path | None, data: Any) -> None:
+    """Keep the checked data of a file as its checked copy (noted as used by this process);
+    nothing without a cache. Keys keep their written order."""
+    if entry is None:
+        return
+    from pipeline.cards.render import cache_write
+
+    cache_write(entry, json.dumps(data, ensure_ascii=False))
+    ENTRIES.add(entry)
 
 
 def read_checked(entry: Path | None) -> Any:

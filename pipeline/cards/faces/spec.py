@@ -15,7 +15,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from pipeline.cards.formats import ENTRIES, VALIDATED  # the checked copies' home
+from pipeline.cards.formats import (  # the checked copies' home
+    VALIDATED,
+    _load_yaml_cached,
+    checked_copy,
+    read_checked,
+    write_checked,
+)
 from pipeline.cards.units import PT_PER_MM
 from pipeline.diagnostics import Diagnostic, RelicError, Span, error, relative
 
@@ -470,8 +476,6 @@ def load_layout(name: str, pack_root: Path | None) -> Layout:
     return _load(path, name, stat.st_mtime_ns, stat.st_size)
 
 
-
-
 def remember_checked_layouts(folder: Path) -> None:
     """Keep checked layouts in `folder`: a later process reads them without YAML and schema."""
     VALIDATED["dir"] = folder
@@ -479,10 +483,6 @@ def remember_checked_layouts(folder: Path) -> None:
 
 @cache
 def _load(path: Path, name: str, mtime: int, size: int) -> Layout:
-    import json
-
-    from pipeline.cards.formats import _load_yaml_cached, checked_copy, read_checked
-
     text = path.read_text(encoding="utf-8")
     # "ordered": entries are stored in the file's key order (older entries had sorted keys)
     entry = checked_copy("layouts", "ordered", "layout", text.encode())
@@ -494,13 +494,7 @@ def _load(path: Path, name: str, mtime: int, size: int) -> Layout:
             problems += _syntax(data, relative(path))
         if problems:
             raise RelicError(problems)
-        if entry is not None:
-            from pipeline.cards.render import cache_write
-
-            # keys keep their written order: a `let` may read the ones above it
-            cache_write(entry, json.dumps(data, ensure_ascii=False))
-    if entry is not None:
-        ENTRIES.add(entry)
+        write_checked(entry, data)  # in the written key order: a `let` may read the ones above
     return Layout(
         name=name, path=relative(path), source=text,
         elements=_elements(data["elements"]), size_group=data.get("size_group"),
