@@ -403,7 +403,6 @@ def _books_process(model: Model, langs: tuple[str, ...], settings: dict[str, Any
     import threading
     from concurrent.futures import ProcessPoolExecutor
 
-    from pipeline.rulebook import laid_out_before
     from pipeline.rulebook.layout import die_with_parent, started, warm
 
     os.setpgrp()
@@ -411,15 +410,13 @@ def _books_process(model: Model, langs: tuple[str, ...], settings: dict[str, Any
                                    mp_context=multiprocessing.get_context("fork"))
     try:
         # the first task forks every worker at once (a fork pool starts them all then), from
-        # this one thread: forking while other threads run is unsafe. A book never laid out
-        # with this cache will be laid out whole, and a book started because something it
-        # prints changed will lay parts out: the workers import WeasyPrint while it is
-        # composed. A book started for a new picture only is assembled, not laid out: a
+        # this one thread: forking while other threads run is unsafe. A book with no record in
+        # this cache, or one started because something it prints changed, will lay parts out:
+        # the workers import WeasyPrint while it is composed. A book started for a new picture
+        # only (its record, and so its page map, in the cache) is assembled, not laid out: a
         # worker imports it only for a first unit (a second of CPU saved per worker).
-        first = not all(laid_out_before(model, lang, cache_dir, paper=settings["paper"],
-                                        proof=settings["proof"]) for lang in langs)
         for _ in range(jobs):
-            executor.submit(warm if first or layouts else started)
+            executor.submit(warm if layouts else started)
         print_set = _Inbox(inbox)
         # with a book for each worker, a book never laid out is laid out in book order: each
         # part once, and again only the parts that point forward (`BookRenderer.run`)

@@ -72,8 +72,7 @@ from pipeline.model import Model
 from pipeline.rulebook.pictures import FacePictures, FilePictures, NoPictures, Pictures
 
 __all__ = ["FacePictures", "FilePictures", "NoPictures", "Pictures", "build_rulebook",
-           "install", "laid_out_before", "make_book", "prepare", "record_book",
-           "recorded_book"]
+           "install", "make_book", "prepare", "record_book", "recorded_book"]
 
 
 def prepare(model: Model, lang: str, *, paper: str = "a5", proof: bool = False,
@@ -162,15 +161,6 @@ def recorded_book(model: Model, settings: dict, cache_dir: Path):
 def book_id(model: Model, lang: str, paper: str, proof: bool) -> str:
     """What names one book across builds (its page map in the cache is kept under it)."""
     return f"{model.pack.id}\0{lang}\0{paper}\0{proof}"
-
-
-def laid_out_before(model: Model, lang: str, cache_dir: Path, *, paper: str = "a5",
-                    proof: bool = False) -> bool:
-    """Whether a build with this cache has laid this book out before (its page map is there):
-    if not, the build will lay out every unit, and its workers may import WeasyPrint at once."""
-    from pipeline.rulebook.render import map_file
-
-    return map_file(Path(cache_dir) / "rulebook", book_id(model, lang, paper, proof)).is_file()
 
 
 def booklet_of(book: Path) -> Path:

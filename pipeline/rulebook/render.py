@@ -8,9 +8,10 @@ placeholder in each picture's place, and the assembly puts the real pictures in
 (`assemble.py`). A card edit that the book's text does not print lays out nothing, and the
 layouts never wait for the card build to draw the pictures; only the assembly does. Page
 numbers come from the previous round of layout: the first round takes them from the last build
-of the same book; a book never laid out with this cache is laid out unit by unit in book order
-instead, so that each unit's first page and the pages it points back to are known, and only
-the units that point forward are laid out twice. Every later round lays out only the units
+of the same book. A book never laid out with this cache is first laid out whole on guessed
+numbers, or, when each worker has a book of its own (`in_order`), unit by unit in book order,
+so that each unit's first page and the pages it points back to are known, and only the units
+that point forward are laid out twice. Every later round lays out only the units
 whose numbers changed, and the book is done when a round changes none. An edit that leaves
 the book's HTML and pictures alone costs one HTML rendering and cache lookups; an edit inside
 one chapter lays out that chapter alone, unless it moves pages.
@@ -289,61 +290,31 @@ class BookRenderer:
                executor: Executor | None, progress: Callable[[int, int], None] | None,
                write: bool = True) -> int:
         """Every unit on `pages`, from the cache or laid out (`write` False: only to find where
-        the pages break, on guessed numbers). The number laid out."""
-        ready, jobs = [], {}
-        for unit in units:
-            jobs[unit.name] = self.job(unit, pages, write)
-            hit = self.cached(jobs[unit.name])
-            if hit is not None:
-                laid[unit.name] = hit
-            else:
-                ready.append(jobs[unit.name])
-        names = {job.key: name for name, job in jobs.items()}
-        running = _Layouts(executor, progress)
-        running.start(ready)
-        if progress is not None and running.count:
-            progress(0, running.count)  # the round's size, before its first unit is done
-        for result in running.results():
-            if write:
-                result.save(self.root / "units" / f"{result.key}.json")
-            laid[names[result.key]] = result
-        return running.count
-
-
-class _Layouts:
-    """Unit layouts handed to the workers as soon as they are known (the longest first, so
-    that the workers end together), their results collected at the end."""
-
-    def __init__(self, executor: Executor | None,
-                 progress: Callable[[int, int], None] | None):
-        self.executor = executor
-        self.progress = progress
-        self.pending: list[Any] = []
-        self.count = 0
-
-    def start(self, jobs: list[UnitJob]) -> None:
-        for job in sorted(jobs, key=lambda j: -len(j.html)):
-            self.count += 1
-            self.pending.append(job if self.executor is None
-                                else self.executor.submit(lay_out, job))
-
-    def results(self):
-        for done, item in enumerate(self.pending, start=1):
-            result = lay_out(item) if self.executor is None else item.result()
-            if self.progress is not None:
-                self.progress(done, self.count)
-            yield result
+        the pages break, on guessed numbers), the longest first, so that the workers end
+        together. The number laid out."""
+        pool = _Pool(self, executor)
+        jobs = sorted(((unit.name, self.job(unit, pages, write)) for unit in units),
+                      key=lambda named: -len(named[1].html))
+        futures = [(name, pool.lay_out(job)) for name, job in jobs]
+        if progress is not None and pool.count:
+            progress(0, pool.count)  # the round's size, before its first unit is done
+        for name, future in futures:
+            fresh = pool.fresh(future)
+            laid[name] = pool.take(future)
+            if fresh:
+                pool.tick(progress, pool.count)
+        return pool.count
 
 
 class _Pool:
-    """Units handed to the workers one by one (or laid out here, without workers), each from
-    the cache if it is there, and kept in it once laid out for good."""
+    """Units handed to the workers as soon as they are known (or laid out here, without
+    workers), each from the cache if it is there, and kept in it once laid out for good."""
 
     def __init__(self, renderer: BookRenderer, executor: Executor | None):
         self.renderer = renderer
         self.executor = executor
         self.count = self.done = 0
-        self.unsaved: set[Future] = set()
+        self.made: dict[Future, bool] = {}  # laid out here, not taken yet -> to keep (write)
 
     def lay_out(self, job: UnitJob) -> Future:
         future: Future = Future()
@@ -356,15 +327,17 @@ class _Pool:
             future.set_result(lay_out(job))
         else:
             future = self.executor.submit(lay_out, job)
-        if job.write:
-            self.unsaved.add(future)
+        self.made[future] = job.write
         return future
+
+    def fresh(self, future: Future) -> bool:
+        """Whether the future's unit is laid out by this pool (not found in the cache)."""
+        return future in self.made
 
     def take(self, future: Future) -> LaidOut:
         """The future's unit, kept in the cache first if it was laid out for good."""
         result = future.result()
-        if future in self.unsaved:
-            self.unsaved.discard(future)
+        if self.made.pop(future, False):
             result.save(self.renderer.root / "units" / f"{result.key}.json")
         return result
 
