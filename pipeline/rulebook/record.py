@@ -252,6 +252,7 @@ def project_digest() -> str:
     """The project's own files (by path, size and modification time), the libraries' versions
     and the fonts the book is set in."""
     from pipeline.rulebook.glyphs import font_identity
+    from pipeline.rulebook.subsets import subsetter
 
     digest = hashlib.sha256()
     for folder in PROJECT_FOLDERS:
@@ -262,5 +263,6 @@ def project_digest() -> str:
                 digest.update(f"{top}/{name}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
     for lib in LIBRARIES:
         digest.update(f"{lib}={metadata.version(lib)}\0".encode())
+    digest.update(subsetter().encode())
     digest.update(font_identity().encode())
     return digest.hexdigest()

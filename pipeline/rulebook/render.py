@@ -45,11 +45,12 @@ GUESS = "00"  # a page number nobody has laid out yet: two digits wide, like mos
 @cache
 def code_key() -> str:
     """What besides a unit's HTML and pictures changes its PDF: the layout code, the libraries
-    and the font files."""
+    (the font subsetter among them) and the font files."""
     from pipeline.rulebook.glyphs import font_identity
-    from pipeline.rulebook.subsets import SOURCE_DATE_EPOCH
+    from pipeline.rulebook.subsets import SOURCE_DATE_EPOCH, subsetter
 
     digest = hashlib.sha256(SOURCE_DATE_EPOCH.encode())
+    digest.update(subsetter().encode())
     for name in ("layout.py", "pdf.py", "assemble.py", "subsets.py"):
         digest.update((HERE / name).read_bytes())
     for lib in ("weasyprint", "pydyf", "fonttools", "pypdf", "pypdfium2", "pillow"):

@@ -15,6 +15,7 @@ import threading
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 
 SOURCE_DATE_EPOCH = "315532800"  # 1980-01-01: the subsets' timestamps, so rebuilds match
@@ -24,6 +25,30 @@ _subsetting = threading.Lock()
 """fontTools imports a table's module the first time it meets the table, and two books (ru, en,
 each in its thread) subsetting at once once failed with "module 'fontTools.ttLib.tables' has
 no attribute '_m_a_x_p'": one subset at a time (the work holds the GIL anyway)."""
+
+
+@cache
+def subsetter() -> str:
+    """Which subsetter WeasyPrint uses on this machine, with its version: HarfBuzz's, when its
+    subset library loads (by the names WeasyPrint tries) and HarfBuzz is 4.1 or later, else
+    fontTools. The two make different bytes of the same subset, so the cache keys name it:
+    installing libharfbuzz-subset0 must not mix the two kinds in one book."""
+    import ctypes
+    from importlib import metadata
+
+    for subset, main in (("libharfbuzz-subset.so.0", "libharfbuzz.so.0"),
+                         ("libharfbuzz-subset.0.dylib", "libharfbuzz.0.dylib"),
+                         ("libharfbuzz-subset-0.dll", "libharfbuzz-0.dll")):
+        try:
+            ctypes.CDLL(subset)
+            harfbuzz = ctypes.CDLL(main)
+        except OSError:
+            continue
+        harfbuzz.hb_version_string.restype = ctypes.c_char_p
+        version = harfbuzz.hb_version_string().decode()
+        if tuple(int(n) for n in version.split(".")[:2]) >= (4, 1):
+            return f"harfbuzz-subset {version}"
+    return f"fonttools {metadata.version('fonttools')}"
 
 
 @contextmanager
@@ -66,7 +91,7 @@ def install_subset_cache(cache_dir: Path) -> None:
             font_digests[font_key] = hashlib.sha256(self.file_content).digest()
         digest = hashlib.sha256(font_digests[font_key])
         digest.update(repr((self.index, sorted(to_unicode), bool(hinting), bool(self.missing),
-                            SOURCE_DATE_EPOCH)).encode())
+                            SOURCE_DATE_EPOCH, subsetter())).encode())
         key = digest.hexdigest()
         path = _home["dir"] / f"{key}.bin"
         on_disk = path.is_file()

@@ -119,3 +119,18 @@ def test_a_record_survives_the_cache_and_a_damaged_one_is_none(tmp_path: Path) -
     path.write_text("{not json", encoding="utf-8")
     assert BookRecord.load(path) is None
     assert BookRecord.load(tmp_path / "none.json") is None
+
+
+def test_the_font_subsetter_is_part_of_the_cache_keys(monkeypatch) -> None:
+    """HarfBuzz and fontTools make different bytes of the same font subset: installing
+    libharfbuzz-subset0 makes the units and the book again, rather than mix the two kinds of
+    subset in one book or link a book that a cold build would not make."""
+    from pipeline.rulebook import record, render, subsets
+
+    assert subsets.subsetter().startswith(("harfbuzz-subset ", "fonttools "))
+    keys = []
+    for name in ("harfbuzz-subset 6.0.0", "fonttools 4.55.0"):
+        monkeypatch.setattr(subsets, "subsetter", lambda name=name: name)
+        keys.append((render.code_key.__wrapped__(), record.project_digest.__wrapped__()))
+    (units, book), (units_again, book_again) = keys
+    assert units != units_again and book != book_again
