@@ -18,8 +18,8 @@ from markupsafe import Markup
 from pipeline.diagnostics import Diagnostic, Span, error, relative, warning
 from pipeline.loader import try_load
 from pipeline.model import Model
+from pipeline.rulebook import columns, views
 from pipeline.rulebook import references as refs_mod
-from pipeline.rulebook import views
 from pipeline.rulebook.glyphs import FONTS
 from pipeline.rulebook.i18n import label, localized
 from pipeline.rulebook.layout import CHARSET_ID
@@ -41,6 +41,13 @@ GLOSSARY_LINE = re.compile(r"^[-*]\s+\*\*(.+?)\*\*")
 ENDINGS = {"ru": "аяоеиыуюйьё", "en": "e"}
 PLACEHOLDER_LEFT = re.compile(r"\{\{|\{%|\}\}|%\}")
 PAPERS = {"a5": "148mm 210mm", "a4": "210mm 297mm", "letter": "8.5in 11in"}
+INDEX_COLUMNS = {"a5": (32, 36), "a4": (48, 46), "letter": (45, 48)}
+"""The index's two columns on each paper: the lines a page's column surely holds (a few less
+than it does, so that a long index reads down each page's columns in turn) and the characters
+a line holds, roughly (to balance the columns: `columns.py`)."""
+TOC_LINE = 40
+"""A contents title of at most this many characters fits one line on every paper, and its dots
+are set as one clipped run; a longer one may wrap, and takes WeasyPrint's `leader()`."""
 FIXED_DATE = "2000-01-01T00:00:00Z"
 
 
@@ -339,7 +346,8 @@ def compose(model: Model, book: Book, *, paper: str = "a5", proof: bool = False,
     units = [Unit("cover", env.get_template("cover.html.j2").render(
                  **common, title=title, subtitle=label("subtitle", book.lang), cover=cover,
                  description=localized(model.pack.data.get("description"), book.lang, src))),
-             Unit("contents", env.get_template("contents.html.j2").render(**common, toc=toc))]
+             Unit("contents", env.get_template("contents.html.j2").render(
+                 **common, toc=toc, toc_line=TOC_LINE))]
     for part in book.chapters:
         anchor = part.headings[0].id if part.headings else part.chapter.slug
         units.append(Unit(part.chapter.path.stem, f'<section class="chapter" '
@@ -349,7 +357,7 @@ def compose(model: Model, book: Book, *, paper: str = "a5", proof: bool = False,
                           f"{chapter_html(ctx, book.glossary)}\n</section>"))
     if entries:
         units.append(Unit("index", env.get_template("index.html.j2").render(
-            **common, index=entries)))
+            **common, blocks=index_blocks(entries, paper))))
     document = env.get_template("book.html.j2").render(
         lang=book.lang, title=title, proof=proof, page_size=PAPERS[paper], fonts=FONTS,
         paper=paper, date=FIXED_DATE, labels=labels,
@@ -357,6 +365,13 @@ def compose(model: Model, book: Book, *, paper: str = "a5", proof: bool = False,
         base_font="9.5pt" if paper == "a5" else "10.5pt")
     return Composed(book.lang, title, paper, proof, document, tuple(units),
                     dict(figures.used))
+
+
+def index_blocks(entries: list[dict[str, Any]], paper: str) -> list[list[list[dict]]]:
+    """The index entries in blocks of two balanced columns (`columns.pages`)."""
+    lines, chars = INDEX_COLUMNS[paper]
+    weights = [columns.lines_of(len(e["term"]) + 4 * len(e["anchors"]), chars) for e in entries]
+    return columns.pages(entries, weights, 2, lines)
 
 
 def writable_text(tokens: tuple[Token, ...]) -> tuple[Token, ...]:

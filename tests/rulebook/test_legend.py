@@ -21,7 +21,7 @@ def test_the_book_shows_every_icon_of_the_player_aid_with_its_caption(lang: str)
     model = load_model(ROOT / "content" / "catacombs")
     rows = model.by_id["player-aid"].get("legend")
     html = prepare(model, lang).whole()
-    [block] = re.findall(r'<ul class="icon-legend">(.*?)</ul>', html, flags=re.S)
+    [block] = re.findall(r"<table class=\"icon-legend\">(.*?)</table>", html, flags=re.S)
     shown = re.findall(r'<img src="file://[^"]*/assets/icons/([\w-]+)\.svg" alt="">'
                        r"<span>([^<]*)</span>", block)
     assert shown == [(row["icon"], row["text"][lang]) for row in rows]
