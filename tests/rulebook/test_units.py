@@ -384,6 +384,28 @@ def test_a_unit_laid_out_after_others_is_the_unit_laid_out_alone(model, tmp_path
     assert Path(second.pdf).read_bytes() == shared
 
 
+
+def test_the_book_s_stylesheet_parsed_once_sets_the_page_its_inline_copy_sets(
+        model, tmp_path: Path, monkeypatch) -> None:
+    """Units share the book's stylesheet parsed once per worker (a user stylesheet): the pages
+    are those of the stylesheet inline in each unit's document (an author stylesheet)."""
+    import dataclasses
+
+    from pipeline.rulebook import layout
+    from pipeline.rulebook.render import PageMap
+
+    composed, renderer = _renderer(model, tmp_path)
+    job = renderer.job(composed.units[3], PageMap({}, {}))
+    shared = layout.lay_out(job)
+    assert len(layout._THREAD.stylesheets) == 1
+    monkeypatch.setattr(layout, "_stylesheet", lambda html, base: (html, []))
+    inline = layout.lay_out(dataclasses.replace(job, pdf=str(tmp_path / "inline.pdf")))
+    assert (shared.pages, shared.anchors, shared.links) == (inline.pages, inline.anchors,
+                                                            inline.links)
+    pages = [[p.get_contents().get_data() for p in PdfReader(pdf).pages]
+             for pdf in (shared.pdf, inline.pdf)]
+    assert pages[0] == pages[1]
+
 def test_a_layout_worker_ends_with_the_process_that_started_it(tmp_path: Path) -> None:
     """If the book process dies without shutting its pool down, its layout workers end too
     (they would otherwise wait for work forever)."""
