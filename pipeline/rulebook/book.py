@@ -368,7 +368,8 @@ def compose(model: Model, book: Book, *, paper: str = "a5", proof: bool = False,
 
 
 def index_blocks(entries: list[dict[str, Any]], paper: str) -> list[list[list[dict]]]:
-    """The index entries in blocks of two balanced columns (`columns.pages`)."""
+    """The index entries in blocks of two balanced columns (`columns.pages`); an entry's length
+    is its term and about four characters per page number (", 12")."""
     lines, chars = INDEX_COLUMNS[paper]
     weights = [columns.lines_of(len(e["term"]) + 4 * len(e["anchors"]), chars) for e in entries]
     return columns.pages(entries, weights, 2, lines)

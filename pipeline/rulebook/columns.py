@@ -1,10 +1,11 @@
-"""Lists set side by side in table cells, split here rather than by CSS multi-column layout.
+"""The index's columns, split here and set as table cells rather than by CSS multi-column
+layout: WeasyPrint balances CSS columns by laying the whole list out again for every step it
+adds to the column height (the canonical index took 1.2 s to lay out in two CSS columns
+against 0.4 s as table cells). The list is split by an estimate of each entry's lines; an
+estimate that is off by a line leaves the columns a line apart, and loses nothing.
 
-WeasyPrint balances CSS columns by laying the whole list out again for every step it adds to
-the column height, and the contents' `leader()` draws each dot as a text box of its own: the
-canonical index took 1.2 s to lay out in two CSS columns against 0.4 s as table cells, and
-the icon legend 1.1 s against 0.5 s. The lists are split by an estimate of their lines;
-an estimate that is off by a line leaves columns a line apart, and loses nothing.
+(The icon legend, which has no order to keep down a column, is set row by row by its template;
+the contents' dots are one clipped run of text, not `leader()`: see book.css.j2.)
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ def balanced(items: Sequence[T], weights: Sequence[int], count: int) -> list[lis
             high = middle
         else:
             low = middle + 1
-    runs = _fill(weights, low) if items else []
+    runs = _fill(weights, low)
     runs += [range(0)] * (count - len(runs))
     return [[items[i] for i in run] for run in runs]
 
