@@ -150,9 +150,8 @@ def face_ms(pack: Path, entity_id: str) -> float:
     comps = {lang: expand(model, profile, lang, False, load_labels(model.pack, lang))
              for lang in model.pack.languages}
     chars = charset(_layout_text(model, profile), *comps.values())
-    settings = render.RenderSettings(fonts=dict(profile.fonts), min_font_pt=profile.min_font_pt,
-                                     formats=dict(profile.formats), charset=chars,
-                                     pack_root=str(pack), cache_dir="", lang="ru")
+    settings = render.RenderSettings.of(profile, comps["ru"], "ru", charset=chars,
+                                        pack_root=str(pack), cache_dir="")
     settings = replace(settings, salt=settings.key())
     face = next(f for f in comps["ru"].faces.values()
                 if f.entity_id == entity_id and f.side == "front")

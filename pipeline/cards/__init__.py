@@ -189,10 +189,9 @@ def preflight(model: Model) -> list[Diagnostic]:
         return list(exc.diagnostics)
     out: dict[tuple, Diagnostic] = {}
     for lang, components in expanded.items():
-        settings = render.RenderSettings(
-            fonts=dict(profile.fonts), min_font_pt=profile.min_font_pt,
-            formats=dict(profile.formats), charset="", pack_root=str(model.pack.root.resolve()),
-            cache_dir="", lang=lang)
+        settings = render.RenderSettings.of(profile, components, lang, charset="",
+                                            pack_root=str(model.pack.root.resolve()),
+                                            cache_dir="")
         for face in components.faces.values():
             try:
                 measured = render.measure_face(face, settings)
@@ -221,11 +220,9 @@ def _render(model: Model, profile: Profile, expanded: dict[str, Components], cha
 
     work = []
     for lang, components in expanded.items():
-        base = render.RenderSettings(
-            fonts=dict(profile.fonts), min_font_pt=profile.min_font_pt,
-            formats=dict(profile.formats), charset=chars,
-            pack_root=str(model.pack.root.resolve()),
-            cache_dir=str(options.cache_dir.resolve()), lang=lang, png=options.png)
+        base = render.RenderSettings.of(
+            profile, components, lang, charset=chars, pack_root=str(model.pack.root.resolve()),
+            cache_dir=str(options.cache_dir.resolve()), png=options.png)
         work.append((list(components.faces.values()), replace(base, salt=base.key())))
     count = sum(len(faces) for faces, _ in work)
     progress.start(f"drawing {count} faces ({', '.join(expanded)})", count)
@@ -267,7 +264,7 @@ def check_fonts(model: Model, profile: Profile, components: Components,
     font_set(tuple(sorted(profile.fonts.items())))  # the faces' fonts: their maps are read once
     problems: list[Diagnostic] = []
     every = set("".join(face.context for face in components.faces.values()))
-    every |= set(layout_text)
+    every |= set(layout_text) | set(components.labels)
     for font in fonts:
         missing = set(missing_glyphs(font, every))
         if not missing:
@@ -286,15 +283,31 @@ def check_fonts(model: Model, profile: Profile, components: Components,
             problems.append(error(
                 "missing-glyph", f"character {ch!r} (U+{ord(ch):04X}) of a layout has "
                 f"no glyph in font {font.family} {font.style}", Span(relative(LAYOUTS_DIR))))
+        for ch in sorted(missing & set(components.labels)):  # the printed captions'
+            problems.append(error(
+                "missing-glyph", f"character {ch!r} (U+{ord(ch):04X}) of a printed caption has "
+                f"no glyph in font {font.family} {font.style}", _labels_span(model, ch)))
     if problems:
         raise RelicError(problems)
 
 
+def _labels_span(model: Model, ch: str) -> Span:
+    """The labels file that holds `ch`: the pack's own (print/labels.yaml), else the library's."""
+    from pipeline.cards.formats import LIBRARY
+
+    own = model.pack.root / "print" / "labels.yaml"
+    if own.is_file() and ch in own.read_text(encoding="utf-8"):
+        return Span(relative(own))
+    return Span(relative(LIBRARY / "labels.yaml"))
+
+
 def charset(layout_text: str, *expanded: Components) -> str:
-    """Every character any face can print: the faces' data and the layouts' own text."""
+    """Every character any face can print: the faces' data, the printed captions and the
+    layouts' own text."""
     chars = {chr(c) for c in range(0x20, 0x7F)}
     for components in expanded:
         chars.update("".join(face.context for face in components.faces.values()))
+        chars.update(components.labels)
     chars.update(layout_text)
     chars |= {c for ch in chars for c in ch.upper() + ch.lower()}  # `upper: true`
     chars |= set("\u2212\u2013\u2014\u00d7\u00b7")  # signs the renderer sets itself

@@ -50,6 +50,9 @@ class Component:
 class Components:
     items: tuple[Component, ...]
     faces: Mapping[str, Face]
+    # the language's printed captions (labels.yaml), canonical JSON: every face of the language
+    # sees them as `labels`, so they are kept once here, not in each face's context
+    labels: str = "{}"
 
     def of_format(self, fmt: str) -> tuple[Component, ...]:
         return tuple(c for c in self.items if c.format == fmt)
@@ -124,8 +127,10 @@ def ref_view(entity: Entity, lang: str, fallback: str,
     """What a face shows of an entity it refers to: its name and kind, not its numbers (so that
     editing a monster's stats re-renders the monster's card, not every card naming it), plus
     the `extra` fields its print profile asks for (`ref_fields`)."""
-    view = entity_view(entity, lang, fallback)
-    return {k: view[k] for k in (*REF_FIELDS, *extra) if k in view}
+    own = {"count": lambda: entity.count, "provisional": lambda: dict(entity.provisional)}
+    data = entity.data
+    return {k: own[k]() if k in own else localize(data[k], lang, fallback)
+            for k in (*REF_FIELDS, *extra) if k in own or k in data}
 
 
 def references(entity: Entity, model: Model) -> list[Entity]:
@@ -135,17 +140,16 @@ def references(entity: Entity, model: Model) -> list[Entity]:
 
 
 def face_context(entity: Entity | None, kind: str, model: Model, lang: str,
-                 proof: bool, labels: Mapping[str, Any],
-                 ref_fields: tuple[str, ...] = ()) -> dict[str, Any]:
-    """Everything a template sees: the entity, the entities it refers to, pack info, labels."""
+                 proof: bool, ref_fields: tuple[str, ...] = ()) -> dict[str, Any]:
+    """What a template sees of one face: the entity, the entities it refers to, pack info (the
+    language's labels are added when the face is drawn: `Components.labels`)."""
     src = model.pack.source_language
     pack = {
         "id": model.pack.id,
         "title": localize(model.pack.title, lang, src),
         "lang": lang,
     }
-    ctx: dict[str, Any] = {"kind": kind, "pack": pack, "lang": lang, "proof": proof,
-                           "labels": labels if isinstance(labels, dict) else thaw(labels)}
+    ctx: dict[str, Any] = {"kind": kind, "pack": pack, "lang": lang, "proof": proof}
     if entity is not None:
         ctx["entity"] = entity_view(entity, lang, src)
         ctx["refs"] = {e.id: ref_view(e, lang, src, ref_fields)
@@ -153,8 +157,13 @@ def face_context(entity: Entity | None, kind: str, model: Model, lang: str,
     return ctx
 
 
+def canonical(value: Any) -> str:
+    """The JSON a face's context and a language's labels are kept as."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
 def _face(side: str, template: str, fmt: str, ctx: dict[str, Any], entity_id: str) -> Face:
-    text = json.dumps(ctx, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    text = canonical(ctx)
     key = hashlib.sha256(f"{side}\0{template}\0{fmt}\0{text}".encode()).hexdigest()
     return Face(key, side, template, fmt, text, entity_id)
 
@@ -162,7 +171,6 @@ def _face(side: str, template: str, fmt: str, ctx: dict[str, Any], entity_id: st
 def expand(model: Model, profile: Profile, lang: str, proof: bool,
            labels: Mapping[str, Any]) -> Components:
     """The one place where counts become copies: every printed entity times its count."""
-    labels = thaw(labels)  # once: every face's context holds them (read, never changed)
     items: list[Component] = []
     faces: dict[str, Face] = {}
     shared_backs: dict[tuple[str, str, Any], str] = {}
@@ -171,7 +179,7 @@ def expand(model: Model, profile: Profile, lang: str, proof: bool,
             if not spec.prints(entity.get):
                 continue
             fmt, template, back = spec.choose(entity.get)
-            ctx = face_context(entity, spec.kind, model, lang, proof, labels, spec.ref_fields)
+            ctx = face_context(entity, spec.kind, model, lang, proof, spec.ref_fields)
             front = _face("front", template, fmt, ctx, entity.id)
             faces.setdefault(front.key, front)
             back_key = None
@@ -183,7 +191,7 @@ def expand(model: Model, profile: Profile, lang: str, proof: bool,
                 group = entity.get(spec.back_by) if spec.back_by else None
                 shared = (spec.name, fmt, back, group)
                 if shared not in shared_backs:
-                    bctx = face_context(None, spec.kind, model, lang, proof, labels)
+                    bctx = face_context(None, spec.kind, model, lang, proof)
                     if isinstance(group, str) and group in model.by_id:
                         bctx["group"] = entity_view(model.by_id[group], lang,
                                                     model.pack.source_language)
@@ -194,4 +202,4 @@ def expand(model: Model, profile: Profile, lang: str, proof: bool,
             for copy in range(1, entity.count + 1):
                 items.append(Component(spec.component_id(entity.id), spec.kind, copy,
                                        entity.count, fmt, front.key, back_key, spec.name))
-    return Components(tuple(items), faces)
+    return Components(tuple(items), faces, canonical(thaw(labels)))

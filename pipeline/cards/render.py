@@ -27,8 +27,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from pipeline.cards.components import Face
-from pipeline.cards.formats import PROJECT_ROOT, Format
+from pipeline.cards.components import Components, Face
+from pipeline.cards.formats import PROJECT_ROOT, Format, Profile
 from pipeline.cards.prune import mark_used
 
 ASSETS = PROJECT_ROOT / "assets"
@@ -50,12 +50,21 @@ class RenderSettings:
     png_dpi: int = PNG_DPI
     png: bool = False  # also rasterize each face to PNG
     salt: str = ""  # settings.key(), computed once by the caller (dataclasses.replace)
+    labels: str = "{}"  # the language's captions, as Components.labels keeps them
+
+    @classmethod
+    def of(cls, profile: Profile, components: Components, lang: str, **rest: Any
+           ) -> RenderSettings:
+        """The settings a profile gives one language's faces (`rest`: the other fields)."""
+        return cls(fonts=dict(profile.fonts), min_font_pt=profile.min_font_pt,
+                   formats=dict(profile.formats), lang=lang, labels=components.labels, **rest)
 
     def key(self) -> str:
         """What, besides a face's own data, changes its drawing."""
         parts = [RENDERER_VERSION, code_hash(), metadata.version("reportlab"),
                  json.dumps(dict(self.fonts), sort_keys=True), str(self.min_font_pt),
                  hashlib.sha256(self.charset.encode()).hexdigest(),
+                 hashlib.sha256(self.labels.encode()).hexdigest(),
                  tree_hash(LAYOUTS), tree_hash(ASSETS),
                  tree_hash(Path(self.pack_root) / "print" / "layouts"), self.lang]
         return hashlib.sha256("\0".join(parts).encode()).hexdigest()
@@ -130,11 +139,18 @@ def _prepare(face: Face, settings: RenderSettings):
     from pipeline.cards.faces import face_spec, load_layout, scope_for
 
     ctx = json.loads(face.context)
+    ctx["labels"] = dict(_labels(settings.labels))  # a face's own copy, as its context is
     fmt = settings.formats[face.format]
     layout = load_layout(layout_name(face), Path(settings.pack_root))
     spec = face_spec(ctx, fmt, settings.fonts, settings.min_font_pt, settings.lang,
                      settings.pack_root)
     return layout, spec, scope_for(ctx, fmt)
+
+
+@cache
+def _labels(text: str) -> Mapping[str, str]:
+    """A language's captions, parsed once per process."""
+    return json.loads(text)
 
 
 def measure_face(face: Face, settings: RenderSettings):

@@ -69,11 +69,10 @@ def groups(components: Components, profile: Profile) -> tuple[Group, ...]:
                                      _text(face.context, "name", "title") or comp.id,
                                      comp.front, comp.back, comp.copies)
     named = []
+    # a kind's printed caption in the build's language (labels.yaml; or the pack's name of
+    # its group in the box contents, group-KIND), else its id
+    labels = json.loads(components.labels)
     for g in keyed.values():
-        first = next(iter(g["entries"].values()))
-        # a kind's printed caption in the build's language (labels.yaml; or the pack's name of
-        # its group in the box contents, group-KIND), else its id
-        labels = json.loads(components.faces[first.front].context).get("labels") or {}
         name = g["kind"]
         label = labels.get(name) or labels.get(f"group-{name}") or name
         if g["back"] is not None:

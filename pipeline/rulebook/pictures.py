@@ -172,11 +172,10 @@ class FacePictures:
         fronts: dict[str, Face] = {}
         for item in components.items:
             fronts.setdefault(item.id, components.faces[item.front])
-        base = RenderSettings(
-            fonts=dict(profile.fonts), min_font_pt=profile.min_font_pt,
-            formats=dict(profile.formats), charset=print_set.charset,
+        base = RenderSettings.of(
+            profile, components, self.lang, charset=print_set.charset,
             pack_root=str(self.model.pack.root.resolve()),
-            cache_dir=str(self.cache_dir.resolve()), lang=self.lang, png=False)
+            cache_dir=str(self.cache_dir.resolve()), png=False)
         return (profile.formats, list(components.faces.values()), fronts,
                 replace(base, salt=base.key()))
 

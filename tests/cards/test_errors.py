@@ -50,6 +50,19 @@ def test_glyph_missing_from_the_font_is_an_error_not_tofu(tmp_path: Path) -> Non
                for d in caught.value.diagnostics)
 
 
+def test_glyph_missing_from_a_printed_caption_names_the_labels_file(tmp_path: Path) -> None:
+    pack = copy_pack(tmp_path)
+    (pack / "print").mkdir(exist_ok=True)
+    (pack / "print" / "labels.yaml").write_text(
+        "labels:\n  speed: {ru: \"Скорость \U00013000\", en: Speed}\n", encoding="utf-8")
+    with pytest.raises(RelicError) as caught:
+        _build(pack, tmp_path)
+    assert {d.code for d in caught.value.diagnostics} == {"missing-glyph"}
+    assert all("U+13000" in d.message and "printed caption" in d.message
+               and d.span.file.endswith("print/labels.yaml")
+               for d in caught.value.diagnostics)
+
+
 def test_missing_font_is_a_clear_error(tmp_path: Path) -> None:
     pack = copy_pack(tmp_path)
     _replace(pack / "pack.yaml", "  bleed: 3mm\n",
