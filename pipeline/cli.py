@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import atexit
 import contextlib
+import gc
 import importlib
 import os
 import pkgutil
@@ -87,6 +88,9 @@ def run() -> None:
     """The `relic` program: `main()`, every exit handler, then the exit itself, without the
     interpreter's teardown: freeing a build's objects one by one takes about 0.1 s, and the
     operating system frees the process's memory at once."""
+    # A build allocates many short-lived objects and few cycles: the collector's default of a
+    # young-generation pass every 700 allocations cost about a tenth of a one-card edit.
+    gc.set_threshold(50_000, 20, 20)
     code = main()
     atexit._run_exitfuncs()  # multiprocessing's, logging's, temporary folders' cleanups
     for stream in (sys.stdout, sys.stderr):
