@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 KEEP_DAYS = 14.0
-FOLDERS = ("measure", "faces", "png", "outputs", "layouts", "icons", "batches", "fonts",
+FOLDERS = ("measure", "faces", "png", "outputs", "layouts", "icons", "jinja", "batches", "fonts",
            "rulebook/units", "rulebook/books", "rulebook/pictures", "rulebook/maps",
            "rulebook/fonts")
 """The cache's own folders; nothing else under the cache folder is ever removed (`icons` holds
-the icons' PDF operators; `batches` and `fonts` are only left by builds before the reportlab
-renderer: they age out; `rulebook/` holds the book's laid-out units, assembled books,
-rasterized pictures, page maps and font subsets)."""
+the icons' PDF operators, `jinja` the layouts' compiled templates; `batches` and `fonts` are
+only left by builds before the reportlab renderer: they age out; `rulebook/` holds the book's
+laid-out units, assembled books, rasterized pictures, page maps and font subsets)."""
 
 
 @dataclass(frozen=True)

@@ -137,7 +137,10 @@ def layout_name(face: Face) -> str:
 
 def _prepare(face: Face, settings: RenderSettings):
     from pipeline.cards.faces import face_spec, load_layout, scope_for
+    from pipeline.cards.faces.expr import keep_compiled_in
 
+    if settings.cache_dir:
+        keep_compiled_in(Path(settings.cache_dir) / "jinja")
     ctx = json.loads(face.context)
     ctx["labels"] = dict(_labels(settings.labels))  # a face's own copy, as its context is
     fmt = settings.formats[face.format]

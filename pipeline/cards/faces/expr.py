@@ -2,23 +2,32 @@
 
 Layouts are data, so the values they print are Jinja (a sandboxed environment: a layout can
 read the face's data but call nothing else). Every template and expression is compiled once per
-process. A `Scope` carries the variables of one face (and of the loop items inside it) together
-with the entity field path each variable stands for, so that a text that cannot fit is reported
-at the field it prints (`special.2.text`), not at the layout.
+process, and with a cache folder (`keep_compiled_in`) kept there in Jinja's bytecode cache, so
+that a build compiles only what no earlier build did. A `Scope` carries the variables of one
+face (and of the loop items inside it) together with the entity field path each variable
+stands for, so that a text that cannot fit is reported at the field it prints
+(`special.2.text`), not at the layout.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from types import CodeType
 from typing import Any
 
 import jinja2
 from jinja2 import nodes
+from jinja2.bccache import Bucket
+from jinja2.environment import TemplateExpression
 from jinja2.sandbox import SandboxedEnvironment
+
+from pipeline.cards.prune import mark_used
 
 
 class BindError(Exception):
@@ -48,14 +57,62 @@ def environment() -> SandboxedEnvironment:
     return env
 
 
+class _Compiled(jinja2.FileSystemBytecodeCache):
+    """Jinja's bytecode cache in the build's cache folder; a file read counts as used (prune)."""
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        super().load_bytecode(bucket)
+        if bucket.code is not None:
+            mark_used(self._get_cache_filename(bucket))
+
+
+_COMPILED: list[_Compiled] = []  # the cache in use, if any (`keep_compiled_in`)
+_CODE_VERSION = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+
+
+def keep_compiled_in(folder: Path) -> None:
+    """Keep compiled templates and expressions in `folder` from now on (once per process)."""
+    if not _COMPILED:
+        folder.mkdir(parents=True, exist_ok=True)
+        _COMPILED.append(_Compiled(str(folder)))
+
+
+def _code(kind: str, source: str, compile_: Callable[[], CodeType]) -> CodeType:
+    """`compile_()`, or the code an earlier process compiled from the same source."""
+    if not _COMPILED:
+        return compile_()
+    name = f"relic-{kind}-{_CODE_VERSION}-{hashlib.sha256(source.encode()).hexdigest()}"
+    bucket = _COMPILED[0].get_bucket(environment(), name, None, source)
+    if bucket.code is None:
+        bucket.code = compile_()
+        with contextlib.suppress(OSError):
+            _COMPILED[0].set_bucket(bucket)
+    return bucket.code
+
+
+def _from_code(code: CodeType) -> jinja2.Template:
+    env = environment()
+    return env.template_class.from_code(env, code, env.make_globals(None))
+
+
 @cache
 def _template(source: str) -> jinja2.Template:
-    return environment().from_string(source)
+    return _from_code(_code("template", source, lambda: environment().compile(source)))
 
 
 @cache
-def _expression(source: str):
-    return environment().compile_expression(source, undefined_to_none=True)
+def _expression(source: str) -> TemplateExpression:
+    """Jinja's compile_expression: the expression kept as the template that assigns it to
+    `result`, the very code compile_expression builds (so it can live in the bytecode cache)."""
+    env = environment()
+    if not _COMPILED:
+        return env.compile_expression(source, undefined_to_none=True)
+
+    def compile_() -> CodeType:
+        env.compile_expression(source)  # its errors, as without a cache
+        return env.compile(f"{{% set result = ({source}) %}}")
+
+    return TemplateExpression(_from_code(_code("expression", source, compile_)), True)
 
 
 @cache
