@@ -15,6 +15,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import NamedTuple
 
 from reportlab.pdfbase import pdfmetrics
@@ -60,7 +61,7 @@ def font_set(roles: tuple[tuple[str, str], ...]) -> FontSet:
         name = f"Relic{i}"
         if name not in pdfmetrics.getRegisteredFontNames() or \
                 getattr(pdfmetrics.getFont(name), "_relic_file", None) != str(face.path):
-            font = TTFont(name, str(face.path), asciiReadable=False)
+            font = _read_font(name, face.path)
             font._relic_file = str(face.path)
             pdfmetrics.registerFont(font)
         names[(family, style)] = name
@@ -68,6 +69,43 @@ def font_set(roles: tuple[tuple[str, str], ...]) -> FontSet:
     by_role = {(role, style == "Bold"): names[(family, style)]
                for role, family in roles for style in STYLES}
     return FontSet(by_role, files)
+
+
+class _Scale:
+    """reportlab's scale from a font's units to thousandths of an em (its own is a lambda,
+    which cannot be kept)."""
+
+    def __init__(self, units_per_em: int):
+        self.factor = None if units_per_em == 1000 else 1000 / units_per_em
+
+    def __call__(self, x: float) -> float:
+        return x if self.factor is None else x * self.factor
+
+
+def _read_font(name: str, path: Path) -> TTFont:
+    """reportlab's TTFont of the file, its reading kept in the build's cache (faces.kept): the
+    font's and its face's attributes, less the file's bytes and the per-document state."""
+    from weakref import WeakKeyDictionary
+
+    import reportlab
+    from reportlab.pdfbase.ttfonts import TTFontFace
+
+    from pipeline.cards.faces.kept import kept
+
+    data = path.read_bytes()
+
+    def parse() -> tuple[dict, dict]:
+        font = TTFont(name, str(path), asciiReadable=False)
+        face = {k: v for k, v in vars(font.face).items() if k != "_ttf_data"}
+        face["_pdfScale"] = _Scale(font.face.unitsPerEm)
+        return {k: v for k, v in vars(font).items() if k not in ("face", "state")}, face
+
+    own, face_vars = kept("ttf", data, f"reportlab {reportlab.Version} {name} 1", parse)
+    face = TTFontFace.__new__(TTFontFace)
+    face.__dict__.update(face_vars, _ttf_data=data)
+    font = TTFont.__new__(TTFont)
+    font.__dict__.update(own, face=face, state=WeakKeyDictionary())
+    return font
 
 
 @cache
@@ -205,8 +243,16 @@ class Setting:
 def _hyphenator(lang: str):
     import pyphen
 
+    from pipeline.cards.faces.kept import kept
+
     code = lang if lang in pyphen.LANGUAGES else pyphen.language_fallback(lang)
-    return pyphen.Pyphen(lang=code) if code else None
+    if not code:
+        return None
+    path = pyphen.LANGUAGES[code]
+    if path not in pyphen.hdcache:  # the dictionary's parse, kept in the build's cache
+        pyphen.hdcache[path] = kept("hyphenation", path.read_bytes(), f"pyphen {pyphen.VERSION}",
+                                    lambda: pyphen.HyphDict(path))
+    return pyphen.Pyphen(lang=code)
 
 
 @cache

@@ -1,0 +1,43 @@
+"""What a process would otherwise parse again on every build: reportlab's reading of a font
+file (15-25 ms each) and a hyphenation dictionary (about 50 ms). Kept as pickles in the build's
+cache (the folder `remember_checked_layouts` names), under the digest of the source's bytes and
+of the library's version; used files count as used (prune). Without a cache, or when a kept
+copy cannot be read, the source is parsed as before."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import pickle
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+from pipeline.cards.formats import VALIDATED
+from pipeline.cards.prune import mark_used
+
+T = TypeVar("T")
+_UNREADABLE = (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError,
+               IndexError, TypeError, ValueError)
+
+
+def kept(folder: str, source: bytes, version: str, make: Callable[[], T]) -> T:
+    """`make()`, or what an earlier process made from the same source with the same version."""
+    root = VALIDATED.get("dir")
+    if root is None:
+        return make()
+    key = hashlib.sha256(version.encode() + b"\0" + source).hexdigest()
+    path = Path(root) / folder / f"{key}.pickle"
+    try:
+        value = pickle.loads(path.read_bytes())
+    except _UNREADABLE:
+        pass
+    else:
+        mark_used(path)
+        return value
+    value = make()
+    with contextlib.suppress(OSError, pickle.PicklingError, TypeError, AttributeError):
+        from pipeline.cards.render import cache_write
+
+        cache_write(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+    return value
