@@ -49,9 +49,9 @@ def test_prune_removes_only_cache_files_unused_for_longer_than_the_limit(tmp_pat
 def test_a_build_keeps_what_it_uses_and_drops_the_rest(mini_model, tmp_path: Path) -> None:
     """After every cache file has aged 30 days, a warm build marks the ones it uses, so the
     prune at its end removes only a stale file, the icons' operators (only a build that
-    writes a file uses them; they are drawn again when one does) and the compiled Jinja (only a
-    build that draws a face uses it; it is compiled again when one does), and the next build
-    still renders nothing."""
+    writes a file uses them; they are drawn again when one does) and what a process compiles or
+    parses once (Jinja, fonts, hyphenation: this process did so in the first build; a later one
+    compiles or parses them again), and the next build still renders nothing."""
     cache = tmp_path / "cache"
     options = BuildOptions(out_root=tmp_path / "out", cache_dir=cache, workers=1)
     build(mini_model, options)
@@ -63,10 +63,10 @@ def test_a_build_keeps_what_it_uses_and_drops_the_rest(mini_model, tmp_path: Pat
     warm = build(mini_model, options)
     assert warm.rendered == 0
     icons = {f for f in before if f.startswith("icons/")}
-    jinja = {f for f in before if f.startswith("jinja/")}
-    assert icons and jinja
-    assert before - _files(cache) == {"faces/stale.json"} | icons | jinja
-    assert warm.pruned.files == 1 + len(icons) + len(jinja)
+    once = {f for f in before if f.split("/")[0] in ("jinja", "ttf", "hyphenation")}
+    assert icons and {f.split("/")[0] for f in once} == {"jinja", "ttf", "hyphenation"}
+    assert before - _files(cache) == {"faces/stale.json"} | icons | once
+    assert warm.pruned.files == 1 + len(icons) + len(once)
     again = build(mini_model, BuildOptions(out_root=tmp_path / "again", cache_dir=cache,
                                            workers=1, keep_cache_days=0))
     assert again.rendered == 0 and again.pruned.files == 0
