@@ -4,8 +4,10 @@ read with fontTools."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import threading
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -27,19 +29,36 @@ class FontError(Exception):
 
 
 _MATCHED: dict[tuple[str, str], list[str]] = {}  # (family, style) -> fc-match's two lines
+_ASKED: dict[tuple[str, str], tuple[int, subprocess.Popen]] = {}  # not read yet: (pid, fc-match)
+_LOCK = threading.Lock()  # the book's languages are set in threads
+
+
+def ask_fonts(pairs: Iterable[tuple[str, str]]) -> None:
+    """Start asking fontconfig for every (family, style) not asked yet, all at once (one
+    `fc-match` each, side by side), without waiting: `match_fonts` reads the answers. A build
+    asks for the fonts it will likely need first thing, so that the answers are ready by the
+    time it needs them."""
+    if not shutil.which("fc-match"):
+        return
+    with _LOCK:
+        for pair in dict.fromkeys(pairs):
+            if pair in _MATCHED or (pair in _ASKED and _ASKED[pair][0] == os.getpid()):
+                continue
+            _ASKED[pair] = (os.getpid(), subprocess.Popen(
+                ["fc-match", "-f", "%{file}\n%{family}\n", f"{pair[0]}:style={pair[1]}"],
+                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True))
 
 
 def match_fonts(pairs: Iterable[tuple[str, str]]) -> None:
-    """Ask fontconfig for every (family, style) not asked yet, all at once (one `fc-match`
-    each, side by side): `find_font` then answers from memory."""
-    todo = [p for p in dict.fromkeys(pairs) if p not in _MATCHED]
-    if not todo or not shutil.which("fc-match"):
-        return
-    asked = [(pair, subprocess.Popen(
-        ["fc-match", "-f", "%{file}\n%{family}\n", f"{pair[0]}:style={pair[1]}"],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)) for pair in todo]
-    for pair, process in asked:
-        _MATCHED[pair] = process.communicate()[0].splitlines()
+    """Have fontconfig's answer for every (family, style): `find_font` then answers from
+    memory. (A process forked after asking asks again: the questions are its parent's.)"""
+    pairs = list(dict.fromkeys(pairs))
+    ask_fonts(pairs)
+    with _LOCK:
+        for pair in pairs:
+            if pair in _ASKED:
+                _pid, process = _ASKED.pop(pair)
+                _MATCHED[pair] = process.communicate()[0].splitlines()
 
 
 @cache
@@ -102,9 +121,13 @@ def missing_glyphs(face: FontFace, text: Iterable[str]) -> list[str]:
     return sorted(ch for ch in chars if ord(ch) not in cmap)
 
 
-def faces_for(fonts: Mapping[str, str]) -> list[FontFace]:
+def font_pairs(fonts: Mapping[str, str]) -> list[tuple[str, str]]:
     """The regular and bold face of every configured family (these are what templates use)."""
-    pairs = [(fam, style) for fam in dict.fromkeys(fonts.values())
-             for style in ("Regular", "Bold")]
+    return [(fam, style) for fam in dict.fromkeys(fonts.values()) for style in ("Regular", "Bold")]
+
+
+def faces_for(fonts: Mapping[str, str]) -> list[FontFace]:
+    """The files of `font_pairs(fonts)`."""
+    pairs = font_pairs(fonts)
     match_fonts(pairs)
     return [find_font(fam, style) for fam, style in pairs]

@@ -51,7 +51,10 @@ def prune(cache_dir: Path, keep_days: float = KEEP_DAYS, now: float | None = Non
         except FileNotFoundError:
             continue
         for entry in entries:
-            stat = entry.stat(follow_symlinks=False)
+            try:  # a file another process was writing may be renamed away meanwhile
+                stat = entry.stat(follow_symlinks=False)
+            except FileNotFoundError:
+                continue
             if entry.is_file(follow_symlinks=False) and stat.st_mtime < cutoff:
                 try:
                     os.unlink(entry.path)

@@ -94,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
     except FolderError as exc:
         return usage(str(exc))
     jobs = args.jobs or default_workers()
+    _ask_fonts()
     with Workers(jobs) as workers:  # they import WeasyPrint while the model loads
         model = _load(args)
         shop = _shop_options(model, args)
@@ -106,6 +107,16 @@ def run(args: argparse.Namespace) -> int:
         except FolderError as exc:
             return usage(str(exc))
     return 0
+
+
+def _ask_fonts() -> None:
+    """Ask fontconfig now, while the model loads, for the fonts the cards and the book are set
+    in by default (a pack's own fonts are asked for when its profile names them)."""
+    from pipeline.cards.fonts import ask_fonts, font_pairs
+    from pipeline.cards.formats import DEFAULT_FONTS
+    from pipeline.rulebook.glyphs import font_pairs as book_font_pairs
+
+    ask_fonts([*font_pairs(DEFAULT_FONTS), *book_font_pairs()])
 
 
 def _load(args: argparse.Namespace) -> Model:

@@ -60,10 +60,15 @@ def printed_characters(html: str) -> tuple[set[str], set[str]]:
     return parser.text, parser.symbols
 
 
+def font_pairs() -> list[tuple[str, str]]:
+    """Every (family, style) the book is set in."""
+    return [(family, style) for role, family in sorted(FONTS.items()) for style in STYLES[role]]
+
+
 def font_identity() -> str:
     """The files the book's fonts are, by path, size and time, in one text (a part of cache
     keys: a font replaced on the machine makes the book again)."""
-    pairs = [(family, style) for role, family in sorted(FONTS.items()) for style in STYLES[role]]
+    pairs = font_pairs()
     match_fonts(pairs)
     out = []
     for family, style in pairs:

@@ -46,6 +46,28 @@ def test_prune_removes_only_cache_files_unused_for_longer_than_the_limit(tmp_pat
     assert recent.stat().st_mtime >= now
 
 
+def test_a_file_renamed_away_while_pruning_is_skipped(tmp_path: Path, monkeypatch) -> None:
+    """Another process (the book's, drawing its pictures) may rename its temporary file into
+    place between the listing of a folder and the look at that file."""
+    old = tmp_path / "jinja" / "old.cache"
+    old.parent.mkdir()
+    old.write_bytes(b"12")
+    os.utime(old, (0, 0))
+    (old.parent / "__jinja2_x.cache1234.tmp").write_bytes(b"half")
+    listing = os.scandir
+
+    def scandir(path):
+        entries = list(listing(path))
+        for entry in entries:
+            if entry.name.endswith(".tmp"):
+                os.replace(entry.path, old.parent / "x.cache")  # renamed after the listing
+        return entries
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    pruned = prune(tmp_path, keep_days=1)
+    assert pruned.files == 1 and not old.exists() and (old.parent / "x.cache").exists()
+
+
 def test_a_build_keeps_what_it_uses_and_drops_the_rest(mini_model, tmp_path: Path) -> None:
     """After every cache file has aged 30 days, a warm build marks the ones it uses, so the
     prune at its end removes only a stale file, the icons' operators (only a build that

@@ -71,10 +71,10 @@ _CODE_VERSION = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
 
 
 def keep_compiled_in(folder: Path) -> None:
-    """Keep compiled templates and expressions in `folder` from now on (once per process)."""
-    if not _COMPILED:
+    """Keep what this process compiles from now on in `folder` (the build's cache/jinja)."""
+    if not _COMPILED or _COMPILED[0].directory != str(folder):
         folder.mkdir(parents=True, exist_ok=True)
-        _COMPILED.append(_Compiled(str(folder)))
+        _COMPILED[:] = [_Compiled(str(folder))]
 
 
 def _code(kind: str, source: str, compile_: Callable[[], CodeType]) -> CodeType:
