@@ -162,28 +162,32 @@ def crop_marks(grid: Grid, fmt: Format, sheet: Sheet, used: int | None = None
     # gutter guides: continue each cut line through the space between neighbouring trims (a
     # gutter is the bleed of both sides plus the sheet's gutter: never an empty slot)
     gutter = 2 * fmt.bleed + grid.gutter + 0.01
+    boxes = [(t.x, t.y, t.x2, t.y2) for t in trims]
     for x in xs:
-        column = [t for t in trims if t.x <= x <= t.x2]
+        column = [(y1, y2) for x1, y1, x2, y2 in boxes if x1 <= x <= x2]
         for a, b in pairwise(ys):
-            if 2 * MARK_GAP < b - a <= gutter and _gap(a, b, column, vertical=True, at=x):
+            if 2 * MARK_GAP < b - a <= gutter and _gap(a, b, column):
                 lines.append(Line(x, a + MARK_GAP, x, b - MARK_GAP))
     for y in ys:
-        row = [t for t in trims if t.y <= y <= t.y2]
+        row = [(x1, x2) for x1, y1, x2, y2 in boxes if y1 <= y <= y2]
         for a, b in pairwise(xs):
-            if 2 * MARK_GAP < b - a <= gutter and _gap(a, b, row, vertical=False, at=y):
+            if 2 * MARK_GAP < b - a <= gutter and _gap(a, b, row):
                 lines.append(Line(a + MARK_GAP, y, b - MARK_GAP, y))
     return tuple(Line(*(round(v, 4) for v in (ln.x1, ln.y1, ln.x2, ln.y2))) for ln in lines)
 
 
-def _gap(a: float, b: float, trims: list[Rect], vertical: bool, at: float) -> bool:
-    """True when the segment between a and b (at x or y = `at`) crosses no trim box."""
+def _gap(a: float, b: float, spans: list[tuple[float, float]]) -> bool:
+    """True when the cut line between a and b crosses none of the trim boxes that the line's
+    column (or row) passes through, given as their spans along the line."""
     mid = (a + b) / 2
-    for t in trims:
-        if vertical and t.x <= at <= t.x2 and t.y < mid < t.y2:
-            return False
-        if not vertical and t.y <= at <= t.y2 and t.x < mid < t.x2:
-            return False
-    return True
+    return not any(lo < mid < hi for lo, hi in spans)
+
+
+@cache
+def _turned(marks: tuple[Line, ...], width: float) -> tuple[Line, ...]:
+    """The marks of a sheet as they lie when the sheet is turned over its long edge."""
+    return tuple(Line(round(width - ln.x1, 4), ln.y1, round(width - ln.x2, 4), ln.y2)
+                 for ln in marks)
 
 
 def layout(components: tuple[Component, ...], fmt: Format, sheet: Sheet, duplex: bool) -> Layout:
@@ -213,9 +217,7 @@ def layout(components: tuple[Component, ...], fmt: Format, sheet: Sheet, duplex:
                                       (360 - rot) % 360))
         fronts.append(SheetPage("front", number, tuple(front), marks))
         if has_backs:  # behind the fronts: the marks turn over with the sheet
-            backs.append(SheetPage("back", number, tuple(back), tuple(
-                Line(round(sheet.width - ln.x1, 4), ln.y1, round(sheet.width - ln.x2, 4), ln.y2)
-                for ln in marks)))
+            backs.append(SheetPage("back", number, tuple(back), _turned(marks, sheet.width)))
     if duplex and has_backs:
         pages = tuple(p for pair in zip(fronts, backs, strict=True) for p in pair)
     else:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import multiprocessing
+import pickle
 import shutil
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -101,7 +102,9 @@ class Outputs:
 
 
 def _key(*parts: object) -> str:
-    return hashlib.sha256(repr((IMPOSE_VERSION, *parts)).encode()).hexdigest()
+    """The hash of a file's parts (pickled: a quarter of the time `repr` of the same frozen
+    dataclasses takes; protocol 5 whatever the interpreter's highest)."""
+    return hashlib.sha256(pickle.dumps((IMPOSE_VERSION, *parts), protocol=5)).hexdigest()
 
 
 def _where(rendered: Mapping[str, Rendered], face: str | None) -> str | None:
