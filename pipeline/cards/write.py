@@ -142,10 +142,13 @@ class FileJob:
 
     @property
     def weight(self) -> int:
-        """Placements to draw: the heaviest files are started first."""
+        """Placements to draw plus pages to write (a page costs about what a placement costs:
+        159 cards on 36 sheets take 0.05 s, on 318 shop pages 0.08 s): the heaviest files are
+        started first, and the shares of the writers are balanced by it."""
         if self.layout is not None:
-            return sum(len(page.placements) for page in self.layout.pages)
-        return sum(1 + (back is not None) for _, back in self.items)
+            pages = self.layout.pages
+            return sum(len(page.placements) for page in pages) + len(pages)
+        return 2 * sum(1 + (back is not None) for _, back in self.items)
 
     def produce(self, handle: BinaryIO) -> None:
         if self.kind == "sheets":

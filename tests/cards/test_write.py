@@ -34,7 +34,8 @@ def test_a_writer_that_fails_leaves_the_previous_files_and_no_staging(
 
 
 def test_files_are_planned_heaviest_first(mini_model: Model, tmp_path: Path) -> None:
-    """The weight of a file is what it places: sheets count placements, shop files pages."""
+    """The weight of a file is what it places and the pages it writes: a shop file, one page
+    per face, weighs more than the sheets that place the same faces nine to a page."""
     from pipeline.cards.components import expand
     from pipeline.cards.formats import load_labels, load_profile
     from pipeline.cards.layout import layout
@@ -49,12 +50,22 @@ def test_files_are_planned_heaviest_first(mini_model: Model, tmp_path: Path) -> 
                           mini_model.pack.source_language, "abc")
     plan = write.plan_files(meta, profile, "ru", comps, layouts, rendered,
                             BuildOptions(out_root=tmp_path, cache_dir=tmp_path))
+    sheets: dict[str, int] = {}
     for file in plan.files:
         if file.kind == "shop":
-            assert file.weight == sum(1 + (b is not None) for _, b in file.items)
+            assert file.weight == 2 * sum(1 + (b is not None) for _, b in file.items)
             assert set(file.rendered) == {f for pair in file.items for f in pair if f}
         else:
-            assert file.weight == sum(len(p.placements) for p in file.layout.pages)
+            pages = file.layout.pages
+            assert file.weight == sum(len(p.placements) for p in pages) + len(pages)
+            sheets[file.name.split("/")[1].split("-a4")[0]] = file.weight
+    compared = 0
+    for file in plan.files:
+        fmt = file.name.removeprefix("shop/").removesuffix(".pdf")
+        if file.kind == "shop" and fmt in sheets and file.weight > 4:
+            assert file.weight > sheets[fmt], fmt
+            compared += 1
+    assert compared
     assert len({f.key for f in plan.files}) == len(plan.files)
 
 
