@@ -16,8 +16,15 @@ Key = str | int
 PathKey = tuple[Key, ...]
 
 
+SCALARS = (str, int, float, bool, type(None))
+"""The leaves of plain data: a walk tests `type(value) in SCALARS` first, which is much cheaper
+than `isinstance(value, Mapping)` (an abstract class) on every leaf."""
+
+
 def freeze(value: Any) -> Any:
     """Plain data made immutable: dicts become read-only mappings, lists become tuples."""
+    if type(value) in SCALARS:
+        return value
     if isinstance(value, Mapping):
         return MappingProxyType({k: freeze(v) for k, v in value.items()})
     if isinstance(value, list | tuple):
@@ -27,6 +34,8 @@ def freeze(value: Any) -> Any:
 
 def thaw(value: Any) -> Any:
     """The inverse of `freeze`: JSON-ready dicts and lists."""
+    if type(value) in SCALARS:
+        return value
     if isinstance(value, Mapping):
         return {k: thaw(v) for k, v in value.items()}
     if isinstance(value, tuple | list):

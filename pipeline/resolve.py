@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.core.notation import DiceExpression, RollRange
 from pipeline.diagnostics import Diagnostic, error, warning
-from pipeline.model import Entity, Model, PackInfo, freeze, real_path
+from pipeline.model import SCALARS, Entity, Model, PackInfo, freeze, real_path
 from pipeline.schemas import CATALOGUE, Catalogue, Reference
 from pipeline.validate import ValidEntity, did_you_mean
 
@@ -50,6 +50,8 @@ def dice_bounds(expr: str) -> tuple[int, int] | None:
 
 def walk(value: Any, path: tuple = ()) -> Iterator[tuple[tuple, Any]]:
     yield path, value
+    if type(value) in SCALARS:
+        return
     if isinstance(value, Mapping):
         for key, child in value.items():
             yield from walk(child, (*path, key))
@@ -60,7 +62,8 @@ def walk(value: Any, path: tuple = ()) -> Iterator[tuple[tuple, Any]]:
 
 def is_localized(value: Any, languages: Sequence[str]) -> bool:
     return (
-        isinstance(value, Mapping)
+        type(value) not in SCALARS
+        and isinstance(value, Mapping)
         and bool(value)
         and any(k in languages for k in value)
         and all(isinstance(k, str) and _LANG.match(k) for k in value)

@@ -11,7 +11,7 @@ from types import MappingProxyType
 from typing import Any
 
 from pipeline.cards.formats import Profile
-from pipeline.model import Entity, Model, thaw
+from pipeline.model import SCALARS, Entity, Model, thaw
 
 LANG_KEY = re.compile(r"^[a-z]{2}(-[A-Z]{2})?$")
 
@@ -68,7 +68,6 @@ class Components:
 
 
 _MAPS = (dict, MappingProxyType)
-_SCALARS = (str, int, float, bool, type(None))
 
 
 def is_text(value: Any) -> bool:
@@ -87,7 +86,7 @@ def localize(value: Any, lang: str, fallback: str) -> Any:
     source language (schemas/defs.json), so a mapping keyed by two-letter ids that is not text
     (`{bb: neutral}`) stays a mapping."""
     kind = type(value)
-    if kind in _SCALARS:
+    if kind in SCALARS:
         return value
     if kind in _MAPS or isinstance(value, Mapping):
         if fallback in value and is_text(value):
@@ -102,6 +101,8 @@ def _strings(value: Any) -> Iterable[str]:
     """Every string value, and every mapping key (attitudes are keyed by character id)."""
     if isinstance(value, str):
         yield value
+    elif type(value) in SCALARS:
+        return
     elif isinstance(value, Mapping):
         for k, v in value.items():
             if isinstance(k, str):

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.diagnostics import Diagnostic, error
-from pipeline.model import Model
+from pipeline.model import SCALARS, Model
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 IMAGE_FIELDS = re.compile(r"^(image|art|picture|icon_file|[a-z_]+_image)$")
@@ -22,6 +22,8 @@ SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 
 
 def _fields(value: Any, path: str = "") -> Iterable[tuple[str, str, Any]]:
+    if type(value) in SCALARS:
+        return
     if isinstance(value, Mapping):
         for k, v in value.items():
             sub = f"{path}.{k}" if path else str(k)
