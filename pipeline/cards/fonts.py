@@ -29,36 +29,65 @@ class FontError(Exception):
 
 
 _MATCHED: dict[tuple[str, str], list[str]] = {}  # (family, style) -> fc-match's two lines
-_ASKED: dict[tuple[str, str], tuple[int, subprocess.Popen]] = {}  # not read yet: (pid, fc-match)
+_ASKED: dict[tuple[str, str], tuple[int, threading.Thread]] = {}  # being asked: (pid, asker)
 _LOCK = threading.Lock()  # the book's languages are set in threads
+
+
+def _new_lock() -> None:
+    global _LOCK
+    _LOCK = threading.Lock()  # a child forked while an asker held the lock must not wait on it
+
+
+os.register_at_fork(after_in_child=_new_lock)
 
 
 def ask_fonts(pairs: Iterable[tuple[str, str]]) -> None:
     """Start asking fontconfig for every (family, style) not asked yet, all at once (one
-    `fc-match` each, side by side), without waiting: `match_fonts` reads the answers. A build
-    asks for the fonts it will likely need first thing, so that the answers are ready by the
-    time it needs them."""
+    `fc-match` each, side by side) from a thread, without waiting: `match_fonts` waits for the
+    answers. A build asks for the fonts it will likely need first thing, so that starting the
+    processes and their answers cost it nothing."""
     if not shutil.which("fc-match"):
         return
     with _LOCK:
-        for pair in dict.fromkeys(pairs):
-            if pair in _MATCHED or (pair in _ASKED and _ASKED[pair][0] == os.getpid()):
-                continue
-            _ASKED[pair] = (os.getpid(), subprocess.Popen(
-                ["fc-match", "-f", "%{file}\n%{family}\n", f"{pair[0]}:style={pair[1]}"],
-                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True))
+        todo = [pair for pair in dict.fromkeys(pairs) if pair not in _MATCHED
+                and not (pair in _ASKED and _ASKED[pair][0] == os.getpid())]
+        if not todo:
+            return
+        asker = threading.Thread(target=_ask, args=(todo,), name="fc-match", daemon=True)
+        for pair in todo:
+            _ASKED[pair] = (os.getpid(), asker)
+    asker.start()
+
+
+def _ask(pairs: list[tuple[str, str]]) -> None:
+    answers: dict[tuple[str, str], list[str]] = {pair: [] for pair in pairs}  # none: not found
+    try:
+        asked = [(pair, subprocess.Popen(
+            ["fc-match", "-f", "%{file}\n%{family}\n", f"{pair[0]}:style={pair[1]}"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)) for pair in pairs]
+        for pair, process in asked:
+            answers[pair] = process.communicate()[0].splitlines()
+    except OSError:
+        pass
+    finally:
+        with _LOCK:
+            _MATCHED.update(answers)
 
 
 def match_fonts(pairs: Iterable[tuple[str, str]]) -> None:
     """Have fontconfig's answer for every (family, style): `find_font` then answers from
-    memory. (A process forked after asking asks again: the questions are its parent's.)"""
+    memory. (A process forked while its parent asked asks again.)"""
     pairs = list(dict.fromkeys(pairs))
     ask_fonts(pairs)
+    for pair in pairs:
+        with _LOCK:
+            pid, asker = _ASKED.get(pair, (None, None))
+        if asker is not None and pid == os.getpid():
+            asker.join()
     with _LOCK:
         for pair in pairs:
-            if pair in _ASKED:
-                _pid, process = _ASKED.pop(pair)
-                _MATCHED[pair] = process.communicate()[0].splitlines()
+            if pair in _MATCHED:
+                _ASKED.pop(pair, None)
 
 
 @cache

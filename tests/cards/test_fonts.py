@@ -3,6 +3,11 @@ fontTools reads from the file, so the card build needs no second parse of its fo
 
 from __future__ import annotations
 
+import os
+import signal
+
+import pytest
+
 from pipeline.cards import fonts
 from pipeline.cards.faces.text import STYLES, font_set
 
@@ -25,3 +30,49 @@ def test_a_font_nobody_registered_is_read_from_its_file() -> None:
     assert fonts._registered_cmap(str(face.path)) is None
     assert fonts.missing_glyphs(face, "Зомби\u2068x\u2069\u00ad") == []
     assert fonts.missing_glyphs(face, "\U0001F600") == ["\U0001F600"]
+
+
+PAIRS = [("DejaVu Sans", "Bold"), ("DejaVu Serif", "Italic"), ("No Such Family", "Regular")]
+
+
+def _fresh(monkeypatch) -> None:
+    """Nothing asked of fontconfig in this process yet."""
+    monkeypatch.setattr(fonts, "_MATCHED", {})
+    monkeypatch.setattr(fonts, "_ASKED", {})
+    fonts.find_font.cache_clear()
+
+
+def test_fonts_asked_ahead_are_found_without_asking_again(monkeypatch) -> None:
+    _fresh(monkeypatch)
+    fonts.ask_fonts(PAIRS)  # returns at once; a thread asks
+    fonts.match_fonts(PAIRS)  # waits for its answers
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("asked again")
+
+    monkeypatch.setattr(fonts.subprocess, "Popen", refuse)
+    try:
+        assert fonts.find_font("DejaVu Sans", "Bold").path.name == "DejaVuSans-Bold.ttf"
+        assert fonts.find_font("DejaVu Serif", "Italic").path.name == "DejaVuSerif-Italic.ttf"
+        with pytest.raises(fonts.FontError, match="No Such Family"):
+            fonts.find_font("No Such Family", "Regular")
+    finally:
+        fonts.find_font.cache_clear()
+
+
+def test_a_process_forked_while_its_parent_asks_asks_again(monkeypatch) -> None:
+    _fresh(monkeypatch)
+    fonts.ask_fonts(PAIRS)
+    child = os.fork()
+    if child == 0:  # the parent's asker is not running here: the child must ask, not wait
+        signal.alarm(30)  # a child that waits forever fails the test instead of hanging it
+        try:
+            fonts.match_fonts(PAIRS[:2])
+            ok = fonts.find_font("DejaVu Sans", "Bold").path.name == "DejaVuSans-Bold.ttf"
+        except BaseException:
+            ok = False
+        os._exit(0 if ok else 1)
+    _, status = os.waitpid(child, 0)
+    fonts.match_fonts(PAIRS)
+    fonts.find_font.cache_clear()
+    assert os.waitstatus_to_exitcode(status) == 0
