@@ -24,7 +24,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-import regex
 from jsonschema import Draft7Validator, SchemaError, ValidationError, validators
 from referencing import Registry, Resource
 from referencing.exceptions import Unresolvable
@@ -96,7 +95,11 @@ def _trusted() -> frozenset[str]:
 
 @functools.lru_cache(maxsize=512)
 def _compiled(pattern: str, trusted: bool) -> Any:
-    return re.compile(pattern) if trusted else regex.compile(pattern)
+    if trusted:
+        return re.compile(pattern)
+    import regex  # only for a pack's own patterns: most builds never import it
+
+    return regex.compile(pattern)
 
 
 def _search(pattern: str, text: str) -> bool:
