@@ -12,6 +12,7 @@ Problems are collected and reported once as a RelicError; nothing half-written i
 
 from __future__ import annotations
 
+import pickle
 import time
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -19,10 +20,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pipeline.cards.rlsettings  # noqa: F401 - before any reportlab import
-from pipeline.cards.components import Components, expand
+from pipeline.cards.components import Component, Components, expand
 from pipeline.cards.fonts import FontError, faces_for, missing_glyphs
-from pipeline.cards.formats import PROJECT_ROOT, Profile, load_labels, load_profile
-from pipeline.cards.layout import layout
+from pipeline.cards.formats import PROJECT_ROOT, Format, Profile, Sheet, load_labels, load_profile
+from pipeline.cards.layout import LAYOUT_VERSION, Layout, layout
 from pipeline.cards.progress import Progress
 from pipeline.cards.prune import KEEP_DAYS, Pruned, mark_used, prune
 from pipeline.cards.render import Workers
@@ -139,8 +140,8 @@ def build(model: Model, options: BuildOptions, progress: Progress | None = None,
     rendered, fresh = _render(model, profile, {lang: expanded[lang] for lang in langs}, chars,
                               options, progress, workers)
     writing, writing_cpu = time.perf_counter(), _cpu()
-    layouts = {lang: {fmt: layout(expanded[lang].of_format(fmt), profile.formats[fmt],
-                                  profile.sheet, duplex=True)
+    layouts = {lang: {fmt: _layout(expanded[lang].of_format(fmt), profile.formats[fmt],
+                                   profile.sheet)
                       for fmt in (expanded[lang].formats() if options.pdf else ())}
                for lang in langs}
     from pipeline.cards.faces.text import font_set
@@ -161,6 +162,16 @@ def build(model: Model, options: BuildOptions, progress: Progress | None = None,
     stages = (("drawing", writing - drawing), ("writing", done - writing))
     cpu = (("drawing", writing_cpu - drawing_cpu), ("writing", done_cpu - writing_cpu))
     return BuildResult(results, time.perf_counter() - started, pruned, stages, cpu)
+
+
+def _layout(components: tuple[Component, ...], fmt: Format, sheet: Sheet) -> Layout:
+    """The format's sheets (duplex order), kept in the build's cache under exactly what they
+    are made of: after a one-card edit only that card's format is laid out again."""
+    from pipeline.cards.kept import kept
+
+    source = pickle.dumps((components, fmt, sheet), protocol=5)
+    return kept("sheet-layouts", source, LAYOUT_VERSION,
+                lambda: layout(components, fmt, sheet, duplex=True))
 
 
 def _cpu() -> float:

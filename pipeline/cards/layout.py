@@ -7,15 +7,18 @@ Backs sit at the mirrored position (x -> sheet width - x - w) for long-edge dupl
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from functools import cache
 from itertools import pairwise
+from pathlib import Path
 
 from pipeline.cards.components import Component
 from pipeline.cards.formats import Format, Sheet
 from pipeline.diagnostics import RelicError, Span, error
 
 MARK_GAP = 1.0  # mm between the bleed edge and a crop mark
+LAYOUT_VERSION = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()  # kept layouts' key
 
 
 @dataclass(frozen=True)

@@ -14,15 +14,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 KEEP_DAYS = 14.0
-FOLDERS = ("measure", "faces", "png", "outputs", "layouts", "icons", "jinja", "ttf", "hyphenation",
-           "batches", "fonts",
-           "rulebook/units", "rulebook/books", "rulebook/pictures", "rulebook/maps",
-           "rulebook/fonts")
+FOLDERS = ("measure", "faces", "png", "outputs", "layouts", "sheet-layouts", "icons", "jinja",
+           "ttf", "hyphenation", "batches", "fonts", "rulebook/units", "rulebook/books",
+           "rulebook/pictures", "rulebook/maps", "rulebook/fonts")
 """The cache's own folders; nothing else under the cache folder is ever removed (`icons` holds
 the icons' PDF operators, `jinja` the layouts' compiled templates, `ttf` and `hyphenation`
-reportlab's reading of the fonts and the hyphenation dictionaries; `batches` and `fonts` are
-only left by builds before the reportlab renderer: they age out; `rulebook/` holds the book's
-laid-out units, assembled books, rasterized pictures, page maps and font subsets)."""
+reportlab's reading of the fonts and the hyphenation dictionaries, `sheet-layouts` the sheets
+of each format; `batches` and `fonts` are only left by builds before the reportlab renderer:
+they age out; `rulebook/` holds the book's laid-out units, assembled books, rasterized
+pictures, page maps and font subsets)."""
 
 
 @dataclass(frozen=True)

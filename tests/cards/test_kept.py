@@ -1,4 +1,4 @@
-"""Fonts and hyphenation dictionaries kept in the build's cache (faces/kept.py) behave as the
+"""Fonts and hyphenation dictionaries kept in the build's cache (cards/kept.py) behave as the
 ones parsed from their files: the same PDF bytes, the same break points."""
 
 from __future__ import annotations
@@ -81,3 +81,31 @@ def test_a_kept_dictionary_breaks_words_where_the_parsed_one_does(cache: Path, l
     assert len(list((cache / "hyphenation").iterdir())) == 1
     assert kept.hd.patterns == parsed.patterns
     assert [kept.hd.positions(w) for w in WORDS] == [parsed.positions(w) for w in WORDS]
+
+
+def test_a_format_whose_components_did_not_change_is_not_laid_out_again(
+        cache: Path, mini_model, monkeypatch) -> None:
+    import dataclasses
+
+    import pipeline.cards as cards
+    from pipeline.cards.components import expand
+    from pipeline.cards.formats import load_labels, load_profile
+
+    profile = load_profile(mini_model.pack)
+    comps = expand(mini_model, profile, "ru", False, load_labels(mini_model.pack, "ru"))
+    formats = comps.formats()
+    first = {f: cards._layout(comps.of_format(f), profile.formats[f], profile.sheet)
+             for f in formats}
+    assert first == {f: cards.layout(comps.of_format(f), profile.formats[f], profile.sheet,
+                                     duplex=True) for f in formats}
+    laid_out = []
+    real = cards.layout
+    monkeypatch.setattr(cards, "layout", lambda c, *a, **k: laid_out.append(c) or real(c, *a, **k))
+    again = {f: cards._layout(comps.of_format(f), profile.formats[f], profile.sheet)
+             for f in formats}
+    assert again == first and laid_out == []
+    edited = comps.of_format(formats[0])
+    edited = (dataclasses.replace(edited[0], front="an-edited-face"), *edited[1:])
+    changed = cards._layout(edited, profile.formats[formats[0]], profile.sheet)
+    assert laid_out == [edited]
+    assert changed.pages[0].placements[0].face == "an-edited-face"

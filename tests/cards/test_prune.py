@@ -85,8 +85,10 @@ def test_a_build_keeps_what_it_uses_and_drops_the_rest(mini_model, tmp_path: Pat
     warm = build(mini_model, options)
     assert warm.rendered == 0
     icons = {f for f in before if f.startswith("icons/")}
+    # (whether this process compiled or parsed them in the first build depends on the tests
+    # that ran before it in the same process)
     once = {f for f in before if f.split("/")[0] in ("jinja", "ttf", "hyphenation")}
-    assert icons and {f.split("/")[0] for f in once} == {"jinja", "ttf", "hyphenation"}
+    assert icons
     assert before - _files(cache) == {"faces/stale.json"} | icons | once
     assert warm.pruned.files == 1 + len(icons) + len(once)
     again = build(mini_model, BuildOptions(out_root=tmp_path / "again", cache_dir=cache,

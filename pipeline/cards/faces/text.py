@@ -83,14 +83,14 @@ class _Scale:
 
 
 def _read_font(name: str, path: Path) -> TTFont:
-    """reportlab's TTFont of the file, its reading kept in the build's cache (faces.kept): the
+    """reportlab's TTFont of the file, its reading kept in the build's cache (cards.kept): the
     font's and its face's attributes, less the file's bytes and the per-document state."""
     from weakref import WeakKeyDictionary
 
     import reportlab
     from reportlab.pdfbase.ttfonts import TTFontFace
 
-    from pipeline.cards.faces.kept import kept
+    from pipeline.cards.kept import kept
 
     data = path.read_bytes()
 
@@ -243,7 +243,7 @@ class Setting:
 def _hyphenator(lang: str):
     import pyphen
 
-    from pipeline.cards.faces.kept import kept
+    from pipeline.cards.kept import kept
 
     code = lang if lang in pyphen.LANGUAGES else pyphen.language_fallback(lang)
     if not code:
