@@ -1,6 +1,6 @@
 """What a process would otherwise work out again on every build: reportlab's reading of a
 font file (15-25 ms each), a hyphenation dictionary (about 50 ms) and the sheets of a format
-whose components did not change (the 13 formats of the catacombs: 40-70 ms). Kept as pickles
+whose components did not change (13 formats of the canonical pack: 40-70 ms). Kept as pickles
 in the build's cache (the folder `remember_checked_layouts` names), under the digest of the
 source's bytes and of the code's or library's version; used files count as used (prune).
 Without a cache, or when a kept copy cannot be read, the work is done as before."""
