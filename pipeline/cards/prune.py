@@ -43,6 +43,8 @@ def mark_used(*paths: str | Path) -> None:
 def prune(cache_dir: Path, keep_days: float = KEEP_DAYS, now: float | None = None) -> Pruned:
     """Remove cache files last used more than `keep_days` days before `now` (a build passes
     its start: with 0 days, exactly the files it did not use go)."""
+    if keep_days == float("inf"):  # kept for ever: nothing to look at
+        return Pruned(0, 0, keep_days)
     cutoff = (time.time() if now is None else now) - keep_days * 86400
     files = size = 0
     for folder in FOLDERS:
