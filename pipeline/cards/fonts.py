@@ -54,9 +54,9 @@ def ask_fonts(pairs: Iterable[tuple[str, str]]) -> None:
         if not todo:
             return
         asker = threading.Thread(target=_ask, args=(todo,), name="fc-match", daemon=True)
+        asker.start()  # before another thread can find it to join
         for pair in todo:
             _ASKED[pair] = (os.getpid(), asker)
-    asker.start()
 
 
 def _ask(pairs: list[tuple[str, str]]) -> None:

@@ -67,7 +67,8 @@ class _Compiled(jinja2.FileSystemBytecodeCache):
 
 
 _COMPILED: list[_Compiled] = []  # the cache in use, if any (`keep_compiled_in`)
-_CODE_VERSION = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+_CODE_VERSION = hashlib.sha256(Path(__file__).read_bytes() + jinja2.__version__.encode()
+                               ).hexdigest()[:16]  # this module's and Jinja's
 
 
 def keep_compiled_in(folder: Path) -> None:
