@@ -252,3 +252,32 @@ def test_the_no_rulebook_flag_builds_cards_only(tmp_path: Path, flag: str) -> No
     done = relic(*build_args(pack, tmp_path, flag))
     assert done.returncode == 0, done.stderr
     assert not (tmp_path / "out" / "ru" / "rulebook.pdf").exists()
+
+
+@pytest.mark.parametrize("ok", [True, False])
+def test_a_build_leaves_the_collector_as_it_found_it(tmp_path: Path, monkeypatch, ok) -> None:
+    """The collector is off while a build imports and loads, then on with what they made
+    frozen; a caller in the same process gets it back on and unfrozen, even from a build that
+    stopped."""
+    import gc
+
+    import pipeline.commands.build as build_command
+
+    seen = {}
+    real = build_command._load
+
+    def load(args):
+        seen["while loading"] = gc.isenabled()
+        return real(args)
+
+    monkeypatch.setattr(build_command, "_load", load)
+    pack = FIXTURE if ok else tmp_path / "content" / "mini"
+    if not ok:  # a pack that cannot load: the build stops there
+        shutil.copytree(FIXTURE, pack)
+        (pack / "pack.yaml").write_text("id: [", encoding="utf-8")
+    code = cli.main(["build", "--pack", "mini", "--content", str(pack.parent), "--out",
+                     str(tmp_path / "out"), "--cache", str(tmp_path / "cache"), "--jobs", "1",
+                     "--no-rulebook"])
+    assert (code == 0) is ok
+    assert seen == {"while loading": False}
+    assert gc.isenabled() and gc.get_freeze_count() == 0
