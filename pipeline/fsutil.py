@@ -1,4 +1,5 @@
-"""The file system, safely: atomic output, and reading a pack without leaving its project.
+"""The file system, safely: atomic output, cache files, and reading a pack without leaving its
+project.
 
 Output: a failed or killed run never leaves a half-written file, and what it writes gets the
 usual permissions (0644 under the usual umask), not a temporary file's 0600.
@@ -13,15 +14,18 @@ blocking. The project of a pack is the nearest folder at or above it that holds 
 
 from __future__ import annotations
 
+import contextlib
 import os
+import pickle
 import stat
 import tempfile
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from pipeline.diagnostics import Diagnostic, Span, error, relative, warning
 
@@ -64,6 +68,44 @@ def atomic_write(path: Path | str, data: bytes | str) -> Path:
     with atomic_file(path) as handle:
         handle.write(data.encode("utf-8") if isinstance(data, str) else data)
     return Path(path)
+
+
+# ----- cache files ------------------------------------------------------------------------
+
+UNREADABLE_PICKLE = (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError,
+                     IndexError, TypeError, ValueError)
+
+
+def cache_write(path: Path, data: bytes | str) -> None:
+    """Write a cache file: temp file + rename, without fsync (the cache can be rebuilt, and an
+    fsync per face would cost more than drawing it)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    # the temp name is the thread's as well as the process's: the rulebook process writes from
+    # a thread per language, and two threads writing one file (the placeholder picture) once
+    # moved each other's temp file away (FileNotFoundError in a build)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    tmp.write_bytes(payload)
+    os.replace(tmp, path)
+
+
+def load_pickle(path: Path) -> Any | None:
+    """A pickled cache file's value, or None when it is missing or cannot be read; a file read
+    counts as used (its time becomes now: the cache's pruning keeps it)."""
+    try:
+        value = pickle.loads(path.read_bytes())
+    except UNREADABLE_PICKLE:
+        return None
+    with contextlib.suppress(OSError):
+        os.utime(path)
+    return value
+
+
+def dump_pickle(path: Path, value: Any) -> None:
+    """Keep `value` as a pickled cache file (`cache_write`); a value that cannot be pickled, or
+    a cache that cannot be written, is simply not kept."""
+    with contextlib.suppress(OSError, pickle.PicklingError, TypeError, AttributeError):
+        cache_write(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def inside(path: Path, roots: tuple[Path, ...]) -> bool:

@@ -10,9 +10,7 @@ import contextlib
 import hashlib
 import importlib
 import os
-import pickle
 import pkgutil
-import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -30,7 +28,7 @@ from pipeline.diagnostics import (
     error,
     relative,
 )
-from pipeline.fsutil import Tree, scan_tree
+from pipeline.fsutil import Tree, dump_pickle, load_pickle, scan_tree
 from pipeline.loader import try_load
 from pipeline.model import Model, PackInfo, SourceFile, freeze
 from pipeline.resolve import Partial, resolve
@@ -190,24 +188,8 @@ def _cache_entry(job: tuple, digest: bytes, catalogue: Catalogue) -> Path:
 
 
 def _from_disk(entry: Path) -> FileResult | None:
-    try:
-        found = pickle.loads(entry.read_bytes())
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError,
-            TypeError, ValueError):
-        return None
-    if not isinstance(found, FileResult):
-        return None
-    with contextlib.suppress(OSError):
-        os.utime(entry)  # used by this build: the cache's pruning keeps it
-    return found
-
-
-def _to_disk(entry: Path, found: FileResult) -> None:
-    with contextlib.suppress(OSError, pickle.PicklingError, TypeError, AttributeError):
-        entry.parent.mkdir(parents=True, exist_ok=True)
-        tmp = entry.with_name(f".{entry.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-        tmp.write_bytes(pickle.dumps(found, protocol=pickle.HIGHEST_PROTOCOL))
-        os.replace(tmp, entry)
+    found = load_pickle(entry)
+    return found if isinstance(found, FileResult) else None
 
 
 def _digest(path: Path) -> bytes | None:
@@ -241,7 +223,7 @@ def process_files(
             if _REMEMBERED is not None:
                 _REMEMBERED[jobs[i]] = (digests[i], found)
             if _FILE_CACHE is not None:
-                _to_disk(_cache_entry(jobs[i], digests[i], catalogue), found)
+                dump_pickle(_cache_entry(jobs[i], digests[i], catalogue), found)
     return [known[i] for i in range(len(jobs))]
 
 

@@ -223,7 +223,7 @@ def write_checked(entry: Path | None, data: Any) -> None:
     nothing without a cache. Keys keep their written order."""
     if entry is None:
         return
-    from pipeline.cards.render import cache_write
+    from pipeline.fsutil import cache_write
 
     cache_write(entry, json.dumps(data, ensure_ascii=False))
     ENTRIES.add(entry)

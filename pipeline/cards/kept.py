@@ -7,19 +7,15 @@ Without a cache, or when a kept copy cannot be read, the work is done as before.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import pickle
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
 from pipeline.cards.formats import VALIDATED
-from pipeline.cards.prune import mark_used
+from pipeline.fsutil import dump_pickle, load_pickle
 
 T = TypeVar("T")
-_UNREADABLE = (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError,
-               IndexError, TypeError, ValueError)
 
 
 def kept(folder: str, source: bytes, version: str, make: Callable[[], T]) -> T:
@@ -29,16 +25,8 @@ def kept(folder: str, source: bytes, version: str, make: Callable[[], T]) -> T:
         return make()
     key = hashlib.sha256(version.encode() + b"\0" + source).hexdigest()
     path = Path(root) / folder / f"{key}.pickle"
-    try:
-        value = pickle.loads(path.read_bytes())
-    except _UNREADABLE:
-        pass
-    else:
-        mark_used(path)
-        return value
-    value = make()
-    with contextlib.suppress(OSError, pickle.PicklingError, TypeError, AttributeError):
-        from pipeline.cards.render import cache_write
-
-        cache_write(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+    value = load_pickle(path)  # (nothing kept is None)
+    if value is None:
+        value = make()
+        dump_pickle(path, value)
     return value

@@ -18,7 +18,6 @@ import io
 import json
 import multiprocessing
 import os
-import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -30,6 +29,7 @@ from typing import Any
 from pipeline.cards.components import Components, Face
 from pipeline.cards.formats import PROJECT_ROOT, Format, Profile
 from pipeline.cards.prune import mark_used
+from pipeline.fsutil import cache_write
 
 ASSETS = PROJECT_ROOT / "assets"
 LAYOUTS = PROJECT_ROOT / "templates" / "layouts"
@@ -104,19 +104,6 @@ class BatchResult:
     rendered: list[Rendered] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
-
-
-def cache_write(path: Path, data: bytes | str) -> None:
-    """Write a cache file: temp file + rename, without fsync (the cache can be rebuilt, and an
-    fsync per face would cost more than drawing it)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    payload = data.encode("utf-8") if isinstance(data, str) else data
-    # the temp name is the thread's as well as the process's: the rulebook process writes from
-    # a thread per language, and two threads writing one file (the placeholder picture) once
-    # moved each other's temp file away (FileNotFoundError in a build)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    tmp.write_bytes(payload)
-    os.replace(tmp, path)
 
 
 def tree_hash(root: Path) -> str:

@@ -34,8 +34,8 @@ from pipeline.cards.outputs import (
 )
 from pipeline.cards.progress import Progress
 from pipeline.cards.prune import mark_used
-from pipeline.cards.render import Rendered, cache_write
-from pipeline.fsutil import atomic_file
+from pipeline.cards.render import Rendered
+from pipeline.fsutil import atomic_file, cache_write
 
 # Output files are cached under a key that includes the code that writes them.
 IMPOSE_VERSION = hashlib.sha256(b"".join(

@@ -122,7 +122,7 @@ def make_book(composed, model: Model, cache_dir: Path, *, pictures: Pictures | N
     finished = renderer.run(executor, progress, in_order)
     folded = booklet_of(finished.pdf)
     if booklet and not folded.is_file():
-        from pipeline.cards.render import cache_write
+        from pipeline.fsutil import cache_write
         from pipeline.rulebook import pdf  # WeasyPrint's import: only when folding
 
         cache_write(folded, pdf.booklet(finished.pdf.read_bytes()))

@@ -47,7 +47,7 @@ class LaidOut:
     refused: tuple[str, ...] = ()
 
     def save(self, path: Path) -> None:
-        from pipeline.cards.render import cache_write
+        from pipeline.fsutil import cache_write
 
         cache_write(path, json.dumps(asdict(self), ensure_ascii=False, sort_keys=True))
 
@@ -129,7 +129,7 @@ def lay_out(job: UnitJob) -> LaidOut:
 
     import weasyprint
 
-    from pipeline.cards.render import cache_write
+    from pipeline.fsutil import cache_write
     from pipeline.rulebook import pdf as pdf_mod
     from pipeline.rulebook.subsets import fixed_timestamps, install_subset_cache
 

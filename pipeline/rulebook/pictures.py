@@ -88,7 +88,7 @@ def raster_path(picture: Picture, width_px: int, cache_dir: Path) -> Path:
 def raster_file(pictures: Pictures, picture: Picture, width_px: int, cache_dir: Path) -> Path:
     """The picture's PNG at `width_px`, from the cache or rasterized into it now."""
     from pipeline.cards.prune import mark_used
-    from pipeline.cards.render import cache_write
+    from pipeline.fsutil import cache_write
 
     path = raster_path(picture, width_px, cache_dir)
     if path.is_file():

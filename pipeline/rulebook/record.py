@@ -192,7 +192,7 @@ class BookRecord:
     used: tuple[str, ...] = ()  # every cache file it is made of (kept while it is reused)
 
     def save(self, path: Path) -> None:
-        from pipeline.cards.render import cache_write
+        from pipeline.fsutil import cache_write
 
         cache_write(path, json.dumps({"version": VERSION, "files": self.files,
                                       "read": dict(self.read),

@@ -103,7 +103,7 @@ class PageMap:
             self.number(t) == other.number(t) for t in unit.targets)
 
     def save(self, path: Path) -> None:
-        from pipeline.cards.render import cache_write
+        from pipeline.fsutil import cache_write
 
         cache_write(path, json.dumps({"firsts": self.firsts, "pages": self.pages},
                                      ensure_ascii=False, sort_keys=True))
@@ -162,7 +162,7 @@ class BookRenderer:
     def placeholder(self) -> Path:
         from PIL import Image
 
-        from pipeline.cards.render import cache_write
+        from pipeline.fsutil import cache_write
 
         path = self.root / "pictures" / f"{PLACEHOLDER}.png"
         if not path.is_file():
@@ -201,7 +201,7 @@ class BookRenderer:
         layouts, but the book's units one at a time, worth it when the workers have a book
         each; otherwise its first round lays every unit out at once on guessed numbers."""
         from pipeline.cards.prune import mark_used
-        from pipeline.cards.render import cache_write
+        from pipeline.fsutil import cache_write
         from pipeline.rulebook.assemble import assemble
 
         units = list(self.composed.units)

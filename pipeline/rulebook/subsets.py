@@ -72,7 +72,7 @@ def install_subset_cache(cache_dir: Path) -> None:
     from weasyprint.pdf import fonts
 
     from pipeline.cards.prune import mark_used
-    from pipeline.cards.render import cache_write
+    from pipeline.fsutil import cache_write
 
     _home["dir"] = Path(cache_dir) / "rulebook" / "fonts"  # this build's, if already installed
     font_class = getattr(fonts, "Font", None)

@@ -124,7 +124,7 @@ def prepare(names: Iterable[str], cache_dir: Path) -> None:
     """The operators of these icon forms, from the cache (drawn and kept there when missing),
     ready in this process and in the processes it forks."""
     from pipeline.cards.prune import mark_used
-    from pipeline.cards.render import cache_write
+    from pipeline.fsutil import cache_write
 
     folder = cache_dir / "icons"
     for name in sorted(set(names)):

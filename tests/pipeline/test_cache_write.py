@@ -1,11 +1,11 @@
-"""Cache files written from several threads at once (pipeline/cards/render.py)."""
+"""Cache files written from several threads at once (pipeline/fsutil.py)."""
 
 from __future__ import annotations
 
 import threading
 from pathlib import Path
 
-from pipeline.cards.render import cache_write
+from pipeline.fsutil import cache_write
 
 
 def test_threads_writing_one_cache_file_never_take_each_others_temp_file(tmp_path: Path) -> None:
