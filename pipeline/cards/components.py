@@ -113,10 +113,14 @@ def _strings(value: Any) -> Iterable[str]:
             yield from _strings(v)
 
 
+def _own(entity: Entity) -> dict[str, Any]:
+    """What a view shows besides the entity's data (over a data field of the same name)."""
+    return {"count": entity.count, "provisional": dict(entity.provisional)}
+
+
 def entity_view(entity: Entity, lang: str, fallback: str) -> dict[str, Any]:
     view = localize(entity.data, lang, fallback)
-    view["count"] = entity.count
-    view["provisional"] = dict(entity.provisional)
+    view.update(_own(entity))
     return view
 
 
@@ -128,9 +132,8 @@ def ref_view(entity: Entity, lang: str, fallback: str,
     """What a face shows of an entity it refers to: its name and kind, not its numbers (so that
     editing a monster's stats re-renders the monster's card, not every card naming it), plus
     the `extra` fields its print profile asks for (`ref_fields`)."""
-    own = {"count": lambda: entity.count, "provisional": lambda: dict(entity.provisional)}
-    data = entity.data
-    return {k: own[k]() if k in own else localize(data[k], lang, fallback)
+    own, data = _own(entity), entity.data
+    return {k: own[k] if k in own else localize(data[k], lang, fallback)
             for k in (*REF_FIELDS, *extra) if k in own or k in data}
 
 
