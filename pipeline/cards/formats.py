@@ -154,6 +154,8 @@ def _registry() -> Registry:
 
 def validator(name: str) -> Draft7Validator:
     """A draft-07 validator for schemas/print/<name>.json, with refs into schemas/ resolved."""
+    import pipeline.schemas  # noqa: F401  (it teaches urljoin the schemas' relic:// scheme)
+
     schema = json.loads((SCHEMAS / "print" / f"{name}.json").read_text(encoding="utf-8"))
     return Draft7Validator(schema, registry=_registry())
 
