@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copyreg
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,6 +31,15 @@ def freeze(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return tuple(freeze(v) for v in value)
     return value
+
+
+def _frozen(items: dict) -> MappingProxyType:
+    return MappingProxyType(items)
+
+
+# a model goes whole from the process that loads it to the one that builds (`relic build`):
+# a read-only mapping pickles as the dict it shows, and is read-only again when unpickled
+copyreg.pickle(MappingProxyType, lambda mapping: (_frozen, (dict(mapping),)))
 
 
 def thaw(value: Any) -> Any:

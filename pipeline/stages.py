@@ -31,12 +31,11 @@ from pipeline.diagnostics import (
 from pipeline.fsutil import Tree, dump_pickle, load_pickle, scan_tree
 from pipeline.loader import try_load
 from pipeline.model import Model, PackInfo, SourceFile, freeze
+from pipeline.packfiles import MANIFEST, is_entity_file
 from pipeline.resolve import Partial, resolve
 from pipeline.schemas import Catalogue, catalogue_for
 from pipeline.validate import Validated, validate_files, validate_manifest
 
-MANIFEST = "pack.yaml"
-NOT_ENTITY_DIRS = {"rules", "print", "schemas"}
 PARALLEL_FROM_BYTES = 512 * 1024
 
 CheckFn = Callable[[Model], Iterable[Diagnostic]]
@@ -93,13 +92,6 @@ def pack_dir_for(content: Path, pack_id: str) -> Path:
             )
         ]
     )
-
-
-def is_entity_file(pack_dir: Path, path: Path) -> bool:
-    rel = path.relative_to(pack_dir)
-    if path.suffix != ".yaml" or rel.parts[0] in NOT_ENTITY_DIRS or rel.name == MANIFEST:
-        return False
-    return not (len(rel.parts) == 1 and rel.name.startswith("trace"))
 
 
 def entity_files(pack_dir: Path, tree: Tree | None = None) -> list[Path]:

@@ -235,7 +235,7 @@ def files_digest(model: Model, settings: Mapping[str, Any]) -> str:
     """Every file a book of the pack reads besides its entities, and the settings: the pack's
     other files by content (rules, print profile, labels, pictures, schemas, traces), the
     project's code, templates, schemas and icons by size and time, the libraries and fonts."""
-    from pipeline.stages import is_entity_file
+    from pipeline.packfiles import is_entity_file
 
     root = model.pack.root
     digest = hashlib.sha256(json.dumps(dict(settings), sort_keys=True).encode())

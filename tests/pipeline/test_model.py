@@ -33,3 +33,26 @@ def test_entity_locates_digit_keys_at_their_own_line() -> None:
     assert str(entity.locate("by_players.7-8")) == "m.yaml:4:10"
     # a missing key falls back to its nearest existing ancestor (the mapping starts at 3:5)
     assert str(entity.locate("by_players.9")) == "m.yaml:3:5"
+
+
+def test_a_loaded_model_pickles_whole_and_stays_read_only() -> None:
+    """`relic build` loads the model in one process and builds in another."""
+    import pickle
+    from pathlib import Path
+    from types import MappingProxyType
+
+    import pytest
+
+    from pipeline.stages import load_model
+
+    model = load_model(Path(__file__).resolve().parents[2] / "content" / "catacombs")
+    copy = pickle.loads(pickle.dumps(model, protocol=5))
+    assert [e.id for e in copy.entities] == [e.id for e in model.entities]
+    assert [thaw(e.data) for e in copy.entities] == [thaw(e.data) for e in model.entities]
+    assert thaw(copy.pack.data) == thaw(model.pack.data)
+    zombie = copy.by_id["zombie"]
+    assert isinstance(zombie.data, MappingProxyType)
+    assert zombie.locate("stats.health") == model.locate("zombie", "stats.health")
+    assert zombie.source is copy.by_id["ghost"].source  # one file, one copy
+    with pytest.raises(TypeError):
+        zombie.data["stats"]["health"] = 1  # type: ignore[index]
