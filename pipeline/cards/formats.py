@@ -7,15 +7,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
-
-from jsonschema import Draft7Validator
-from referencing import Registry, Resource
+from typing import TYPE_CHECKING, Any
 
 from pipeline.cards.units import parse_length
 from pipeline.diagnostics import Diagnostic, RelicError, Span, error, relative
-from pipeline.loader import try_load
 from pipeline.model import PackInfo, SourceFile, thaw
+
+if TYPE_CHECKING:  # validating imports them: most builds read checked copies instead
+    from jsonschema import Draft7Validator
+    from referencing import Registry
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 SCHEMAS = PROJECT_ROOT / "schemas"
@@ -144,6 +144,8 @@ class Profile:
 
 @cache
 def _registry() -> Registry:
+    from referencing import Registry, Resource
+
     resources = []
     for path in sorted(SCHEMAS.rglob("*.json")):
         schema = json.loads(path.read_text(encoding="utf-8"))
@@ -154,6 +156,8 @@ def _registry() -> Registry:
 
 def validator(name: str) -> Draft7Validator:
     """A draft-07 validator for schemas/print/<name>.json, with refs into schemas/ resolved."""
+    from jsonschema import Draft7Validator
+
     import pipeline.schemas  # noqa: F401  (it teaches urljoin the schemas' relic:// scheme)
 
     schema = json.loads((SCHEMAS / "print" / f"{name}.json").read_text(encoding="utf-8"))
@@ -189,6 +193,8 @@ def _load_yaml_cached(path: Path, schema: str, mtime: int, size: int, keep: bool
     data = read_checked(entry)
     if isinstance(data, dict):
         return data, []
+    from pipeline.loader import try_load
+
     source, problems = try_load(path, relative(path))  # the content's own bounded loader
     if source is None:
         return {}, problems
@@ -215,9 +221,20 @@ def checked_copy(folder: str, marker: str, schema: str, text: bytes | None) -> P
     root = VALIDATED.get("dir")
     if root is None or text is None:
         return None
-    digest = hashlib.sha256(f"{marker}\0".encode() + text + b"\0")
-    digest.update((SCHEMAS / "print" / f"{schema}.json").read_bytes())
+    digest = hashlib.sha256(f"{marker}\0{schema}\0{_schemas_digest()}\0".encode() + text)
     return root / folder / f"{digest.hexdigest()}.json"
+
+
+@cache
+def _schemas_digest() -> str:
+    """Every schema file's name and bytes: a schema refers to others (`../defs.json`), so a
+    change to any of them checks every copy again."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for path in sorted(SCHEMAS.rglob("*.json")):
+        digest.update(f"{path.relative_to(SCHEMAS).as_posix()}\0".encode() + path.read_bytes())
+    return digest.hexdigest()
 
 
 def write_checked(entry: Path | None, data: Any) -> None:
@@ -246,6 +263,20 @@ def read_checked(entry: Path | None) -> Any:
 def _place(source: SourceFile, path: tuple) -> tuple[int, int]:
     span = source.span(path)
     return span.line, span.col
+
+
+def _profile_errors(raw: dict, manifest: SourceFile) -> list[Diagnostic]:
+    """The profile against schemas/print/profile.json; a profile found right is kept as a
+    checked copy in the build's cache, and a later process does not check it again."""
+    entry = checked_copy("print", "profile", "profile",
+                         json.dumps(raw, sort_keys=True, ensure_ascii=False).encode())
+    if read_checked(entry) is True:
+        return []
+    errors = _schema_errors("profile", raw, manifest.display,
+                            lambda p: _pos(manifest.span(("print", *p))))
+    if not errors:
+        write_checked(entry, True)
+    return errors
 
 
 def _format(name: str, raw: Mapping[str, Any], bleed: float) -> Format:
@@ -293,9 +324,7 @@ def load_profile(pack: PackInfo, paper: str | None = None) -> Profile:
             "no-print-profile", f"pack {pack.id!r} has no print profile", manifest.span(),
             hint="add `print: {components: {<kind>: {format: poker, template: <kind>}}}` to "
                  "pack.yaml (schemas/print/profile.json)")])
-    errors += _schema_errors(
-        "profile", raw, manifest.display, lambda p: _pos(manifest.span(("print", *p)))
-    )
+    errors += _profile_errors(raw, manifest)
     formats_raw = _library("formats", pack.root, errors)
     sheets_raw = _library("sheets", pack.root, errors)
     if errors:
