@@ -33,12 +33,22 @@ _ASKED: dict[tuple[str, str], tuple[int, threading.Thread]] = {}  # being asked:
 _LOCK = threading.Lock()  # the book's languages are set in threads
 
 
-def _new_lock() -> None:
-    global _LOCK
+# Held while an asker starts its fc-match processes, and by a thread that forks (os.fork,
+# multiprocessing) until the fork is done: a process forked while `subprocess` starts one
+# would inherit the pipe `subprocess` waits on until the new process execs, and the asker
+# (and the build that joins it) would wait for as long as that forked process lives.
+_SPAWNING = threading.Lock()
+
+
+def _after_fork_in_child() -> None:
+    global _LOCK, _SPAWNING
     _LOCK = threading.Lock()  # a child forked while an asker held the lock must not wait on it
+    _SPAWNING = threading.Lock()  # held by the thread that forked it
 
 
-os.register_at_fork(after_in_child=_new_lock)
+os.register_at_fork(before=lambda: _SPAWNING.acquire(),
+                    after_in_parent=lambda: _SPAWNING.release(),
+                    after_in_child=_after_fork_in_child)
 
 
 def ask_fonts(pairs: Iterable[tuple[str, str]]) -> None:
@@ -62,9 +72,10 @@ def ask_fonts(pairs: Iterable[tuple[str, str]]) -> None:
 def _ask(pairs: list[tuple[str, str]]) -> None:
     answers: dict[tuple[str, str], list[str]] = {pair: [] for pair in pairs}  # none: not found
     try:
-        asked = [(pair, subprocess.Popen(
-            ["fc-match", "-f", "%{file}\n%{family}\n", f"{pair[0]}:style={pair[1]}"],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)) for pair in pairs]
+        with _SPAWNING:
+            asked = [(pair, subprocess.Popen(
+                ["fc-match", "-f", "%{file}\n%{family}\n", f"{pair[0]}:style={pair[1]}"],
+                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)) for pair in pairs]
         for pair, process in asked:
             answers[pair] = process.communicate()[0].splitlines()
     except OSError:

@@ -17,7 +17,6 @@ import hashlib
 import io
 import json
 import multiprocessing
-import os
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -519,6 +518,3 @@ def render_faces(work: list[tuple[list[Face], RenderSettings]], workers: int,
     return found, total
 
 
-def default_workers() -> int:
-    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-               else os.cpu_count() or 1)

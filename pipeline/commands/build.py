@@ -1,6 +1,7 @@
 """`relic build --pack ID --lang ru|all`: print-ready PDFs, PNGs, the rulebook and a manifest.
 
-    load the model (each file through the cache), refuse unsafe assets      (this process)
+    load the model (each file through the cache), refuse unsafe assets   (a second process,
+                                           while this one imports the card code: `Loading`)
     ├─ the rulebooks: check, compose, lay out    (a second process and its layout workers,
     │  every language, through the cache          started right after loading)
     ├─ the print set: profile, components, fonts (this process; sent to the book process,
@@ -93,20 +94,93 @@ def run(args: argparse.Namespace) -> int:
         gc.enable()
 
 
-def _loaded(args: argparse.Namespace) -> Model:
-    """The model (`_load`). The collector is off while the code is imported and the model
-    loads; what they made lives as long as the build, so it is then frozen (`gc.freeze`) and
-    the collector, on again, looks only at what the build makes after it (its passes over
-    those long-lived objects cost a one-card edit about 0.05 s)."""
+def _loaded(args: argparse.Namespace, loading: Loading | None) -> Model:
+    """The model, from the `loading` process if there is one, else loaded here (`_load`).
+    The collector is off while the code is imported and the model loads; what they made lives
+    as long as the build, so it is then frozen (`gc.freeze`) and the collector, on again,
+    looks only at what the build makes after it (its passes over those long-lived objects
+    cost a one-card edit about 0.05 s)."""
     try:
-        return _load(args)
+        return loading.model(args) if loading is not None else _load(args)
     finally:
         gc.freeze()
         gc.enable()
 
 
+class Loading:
+    """The model loaded in a second process while this one imports what draws and writes the
+    cards (`_import_card_code`): each takes about a quarter of a second, on its own core.
+    The loading process imports the loader and jsonschema, reads and validates the files the
+    file cache does not have, checks the assets and sends the model back whole (pickled); a
+    build whose files are all cached never imports the loader or jsonschema here."""
+
+    def __init__(self, process, pipe):
+        self.process = process
+        self.pipe = pipe
+
+    @classmethod
+    def start(cls, args: argparse.Namespace) -> Loading:
+        """Forked before any thread starts (`_ask_fonts` starts one)."""
+        ctx = multiprocessing.get_context("fork")
+        receiving, sending = ctx.Pipe(duplex=False)
+        process = ctx.Process(target=_load_into, args=(args, sending), name="relic-load")
+        process.start()
+        sending.close()  # this end is the child's: its exit then ends the pipe (EOFError)
+        return cls(process, receiving)
+
+    def model(self, args: argparse.Namespace) -> Model:
+        """The loaded model; the pack's problems raise here as `RelicError`. If the loading
+        process failed otherwise (or died), the model is loaded again in this process, where
+        a failure is reported like any other."""
+        import pickle
+
+        from pipeline.diagnostics import RelicError
+
+        try:
+            kind, payload = pickle.loads(self.pipe.recv_bytes())
+        except (EOFError, OSError, pickle.UnpicklingError):
+            kind, payload = "failed", None
+        finally:
+            self.pipe.close()
+            self.process.join()
+        if kind == "problems":
+            raise RelicError(payload)
+        return payload if kind == "model" else _load(args)
+
+
+def _load_into(args: argparse.Namespace, sending) -> None:
+    """In the loading process: ("model", the model), ("problems", its diagnostics) or
+    ("failed", None), pickled into the pipe."""
+    import pickle
+
+    from pipeline.diagnostics import RelicError
+    from pipeline.processes import die_with_parent
+
+    die_with_parent()
+
+    try:
+        message: tuple[str, Any] = ("model", _load(args))
+    except RelicError as exc:
+        message = ("problems", exc.diagnostics)
+    except BaseException:  # the build process loads again and reports it
+        message = ("failed", None)
+    sending.send_bytes(pickle.dumps(message, protocol=5))
+    sending.close()
+
+
+def _import_card_code() -> None:
+    """What drawing faces, writing files and checking the book's record import (about 0.2 s
+    of a one-card edit), imported while the model loads in the other process."""
+    import importlib
+
+    for name in ("pipeline.cards.faces",  # layouts, text, expressions: Jinja, pyphen
+                 "pipeline.cards.kept", "pipeline.cards.write",  # reportlab
+                 "pipeline.rulebook.record"):
+        importlib.import_module(name)
+
+
 def _run(args: argparse.Namespace) -> int:
-    from pipeline.cards.render import Workers, default_workers
+    from pipeline.processes import default_workers
 
     cache_dir = Path(args.cache)
     try:
@@ -116,9 +190,13 @@ def _run(args: argparse.Namespace) -> int:
     except FolderError as exc:
         return usage(str(exc))
     jobs = args.jobs or default_workers()
+    loading = Loading.start(args) if jobs > 1 else None
+    _import_card_code()
     _ask_fonts()
-    with Workers(jobs) as workers:  # they import WeasyPrint while the model loads
-        model = _loaded(args)
+    from pipeline.cards.render import Workers
+
+    with Workers(jobs) as workers:
+        model = _loaded(args, loading)
         shop = _shop_options(model, args)
         subfolder = shop.pop("subfolder", "")
         out_root = Path(args.out) if args.out else Path("build") / model.pack.id / subfolder
@@ -436,9 +514,11 @@ def _books_process(model: Model, langs: tuple[str, ...], settings: dict[str, Any
     import threading
     from concurrent.futures import ProcessPoolExecutor
 
-    from pipeline.rulebook.layout import die_with_parent, started, warm
+    from pipeline.processes import die_with_parent
+    from pipeline.rulebook.layout import started, warm
 
     os.setpgrp()
+    die_with_parent()  # a build that is killed does not leave its books waiting for it
     executor = ProcessPoolExecutor(max_workers=jobs, initializer=die_with_parent,
                                    mp_context=multiprocessing.get_context("fork"))
     try:

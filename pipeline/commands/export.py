@@ -46,12 +46,12 @@ def _tts(model, args: argparse.Namespace) -> int:
     per output folder, the shared cache held (never pruned here: `relic build` prunes)."""
     from pipeline.cards import BuildOptions, build
     from pipeline.cards.progress import Progress
-    from pipeline.cards.render import default_workers
     from pipeline.checks.assets import check as check_assets
     from pipeline.commands.build import NEVER, usage
     from pipeline.commands.output import CacheLock, FolderError, build_lock, usable_folder
     from pipeline.diagnostics import RelicError, Severity
     from pipeline.export.tts import export_options
+    from pipeline.processes import default_workers
 
     unsafe = [d for d in check_assets(model) if d.severity is Severity.ERROR]
     if unsafe:

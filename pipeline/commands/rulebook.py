@@ -30,7 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pipeline.cards.render import default_workers
+    from pipeline.processes import default_workers
     from pipeline.rulebook import FacePictures, install, make_book, prepare
     from pipeline.stages import load_model, pack_dir_for
 

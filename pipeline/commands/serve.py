@@ -38,7 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pipeline.cards.render import default_workers
+    from pipeline.processes import default_workers
     from pipeline.serve import choose_pack, out_folder, pack_languages
     from pipeline.serve.app import PreviewServer
     from pipeline.serve.messages import Settings

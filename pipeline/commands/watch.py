@@ -120,7 +120,7 @@ async def _loop(settings, printer: Printer) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pipeline.cards.render import default_workers
+    from pipeline.processes import default_workers
     from pipeline.serve import choose_pack, out_folder
     from pipeline.serve.messages import Settings
 

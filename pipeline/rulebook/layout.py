@@ -68,19 +68,6 @@ class LaidOut:
             tuple(data.get("refused", ())))
 
 
-def die_with_parent() -> None:
-    """A layout worker's initializer: the worker ends when the process that started it does
-    (Linux), even if that process died without shutting its pool down (the worker would wait
-    for work forever). SIGKILL, because a SIGTERM that relic's caller ignores stays ignored
-    here; the worker holds nothing to clean up (cache files are written atomically)."""
-    import contextlib
-    import ctypes
-    import signal
-
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
-
-
 def started() -> None:
     """A new worker's first task when nothing needs to be imported yet."""
 

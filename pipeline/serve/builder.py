@@ -13,7 +13,6 @@ check it started (`BuilderProcess.stop`); it also dies with the process that sta
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import multiprocessing
 import os
 import signal
@@ -27,10 +26,10 @@ from typing import Any
 
 from pipeline.cards.progress import Progress as StageProgress
 from pipeline.diagnostics import Diagnostic, RelicError, Severity, Span, error, relative
+from pipeline.processes import die_with_parent
 from pipeline.serve import reports
 from pipeline.serve.messages import Built, Checked, Progress, Report, Request, Settings
 
-PR_SET_PDEATHSIG = 1
 NEVER_PRUNE = float("inf")  # pruning the shared cache is `relic build`'s, under its lock
 
 
@@ -87,7 +86,7 @@ def main(conn: Connection, settings: Settings) -> None:
     """The builder process: lead a process group, then serve requests until told to stop."""
     with contextlib.suppress(OSError):
         os.setpgrp()
-    _die_with_parent()
+    die_with_parent(signal.SIGTERM)  # its handler ends the builder's whole group
     signal.signal(signal.SIGTERM, _stop_group)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the loop decides when the builder stops
     from pipeline.commands.output import CacheLock
@@ -98,13 +97,6 @@ def main(conn: Connection, settings: Settings) -> None:
     # it only when no other build uses it (this one never prunes)
     with CacheLock(settings.cache_dir):
         Builder(settings, conn).loop()
-
-
-def _die_with_parent() -> None:
-    """Linux: SIGTERM when the process that started this one dies (even by SIGKILL)."""
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def _stop_group(signum: int, frame: object) -> None:

@@ -76,3 +76,35 @@ def test_a_process_forked_while_its_parent_asks_asks_again(monkeypatch) -> None:
     fonts.match_fonts(PAIRS)
     fonts.find_font.cache_clear()
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+def test_a_fork_waits_while_the_asker_starts_fc_match(monkeypatch) -> None:
+    """A process forked while `subprocess` starts fc-match would hold the pipe that Popen
+    waits on until fc-match execs: the asker, and the build joining it, would wait for as long
+    as that process lives (a book process waiting for the build: for ever). So a fork waits
+    until the asker's processes are started."""
+    import multiprocessing
+    import threading
+    import time
+
+    _fresh(monkeypatch)
+    real, spawning, spawned = fonts.subprocess.Popen, threading.Event(), threading.Event()
+
+    def slow_popen(*args, **kwargs):  # a start that takes long enough to fork inside it
+        spawning.set()
+        time.sleep(0.5)
+        try:
+            return real(*args, **kwargs)
+        finally:
+            spawned.set()
+
+    monkeypatch.setattr(fonts.subprocess, "Popen", slow_popen)
+    fonts.ask_fonts(PAIRS[:1])
+    assert spawning.wait(10)
+    child = multiprocessing.get_context("fork").Process(target=time.sleep, args=(0,))
+    child.start()  # waits for the asker's Popen to return
+    assert spawned.is_set()
+    child.join(10)
+    fonts.match_fonts(PAIRS[:1])
+    fonts.find_font.cache_clear()
+    assert child.exitcode == 0

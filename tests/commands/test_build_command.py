@@ -281,3 +281,79 @@ def test_a_build_leaves_the_collector_as_it_found_it(tmp_path: Path, monkeypatch
     assert (code == 0) is ok
     assert seen == {"while loading": False}
     assert gc.isenabled() and gc.get_freeze_count() == 0
+
+
+def _loading_args(tmp_path: Path, pack: Path = FIXTURE):
+    from pipeline.cli import build_parser
+
+    return build_parser().parse_args(
+        ["build", "--pack", pack.name, "--content", str(pack.parent), "--out",
+         str(tmp_path / "out"), "--cache", str(tmp_path / "cache"), "--jobs", "2"])
+
+
+def test_the_loading_process_sends_the_model_whole(tmp_path: Path) -> None:
+    from pipeline.commands.build import Loading, _load
+    from pipeline.model import thaw
+
+    args = _loading_args(tmp_path)
+    model = Loading.start(args).model(args)
+    here = _load(args)
+    assert [(e.id, thaw(e.data)) for e in model] == [(e.id, thaw(e.data)) for e in here]
+    assert model.pack.root == here.pack.root
+
+
+def test_the_packs_problems_come_back_from_the_loading_process(tmp_path: Path) -> None:
+    from pipeline.commands.build import Loading, _load
+    from pipeline.diagnostics import RelicError
+
+    pack = tmp_path / "content" / "mini"
+    shutil.copytree(FIXTURE, pack)
+    set_value(pack / "monsters.yaml", "speed: 2", "speed: fast")
+    args = _loading_args(tmp_path, pack)
+    with pytest.raises(RelicError) as there:
+        Loading.start(args).model(args)
+    with pytest.raises(RelicError) as here:
+        _load(args)
+    assert there.value.diagnostics == here.value.diagnostics
+    assert [d.code for d in there.value.diagnostics] == ["schema-type"]
+
+
+@pytest.mark.parametrize("how", ["raises", "dies"])
+def test_a_loading_process_that_fails_leaves_the_loading_to_the_build(
+        tmp_path: Path, monkeypatch, how: str) -> None:
+    """A failure that is not the pack's (a bug, a killed process) is not reported from the
+    loading process: the build loads the model itself, where it is reported like any other."""
+    import pipeline.commands.build as build_command
+
+    parent, real = os.getpid(), build_command._load
+
+    def load(args):
+        if os.getpid() != parent:  # in the loading process
+            if how == "dies":
+                os._exit(9)
+            raise RuntimeError("a bug")
+        return real(args)
+
+    monkeypatch.setattr(build_command, "_load", load)
+    args = _loading_args(tmp_path)
+    loading = build_command.Loading.start(args)
+    model = loading.model(args)
+    assert model.pack.id == "mini" and len(model.entities) > 0
+    assert loading.process.exitcode == (9 if how == "dies" else 0)
+
+
+def test_a_build_from_a_filled_cache_leaves_the_loader_to_the_loading_process(
+        tmp_path: Path) -> None:
+    """The loader, the schemas and jsonschema are imported in the loading process only, while
+    the build imports what draws and writes the cards."""
+    pack = pack_with_book(tmp_path)
+    assert relic(*build_args(pack, tmp_path)).returncode == 0
+    set_value(pack / "monsters.yaml", "speed: 2", "speed: 3")  # one file read again
+    code = ("import sys\nfrom pipeline import cli\n"
+            f"code = cli.main({build_args(pack, tmp_path)!r})\n"
+            "print(code, sorted(m for m in ('jsonschema', 'ruamel.yaml', 'pipeline.stages')"
+            " if m in sys.modules))\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=600, env={**os.environ, "CI": "1"})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[-2] == "0 []"

@@ -418,7 +418,7 @@ def test_a_layout_worker_ends_with_the_process_that_started_it(tmp_path: Path) -
 
     script = ("import multiprocessing, os, sys, time\n"
               "from concurrent.futures import ProcessPoolExecutor\n"
-              "from pipeline.rulebook.layout import die_with_parent\n"
+              "from pipeline.processes import die_with_parent\n"
               "pool = ProcessPoolExecutor(2, initializer=die_with_parent,\n"
               "                           mp_context=multiprocessing.get_context('fork'))\n"
               "print(*{pool.submit(os.getpid).result() for _ in range(8)}, flush=True)\n"
