@@ -193,6 +193,8 @@ def _run(args: argparse.Namespace) -> int:
     loading = Loading.start(args) if jobs > 1 else None
     _import_card_code()
     _ask_fonts()
+    if loading is not None:
+        _read_default_fonts(cache_dir)
     from pipeline.cards.render import Workers
 
     with Workers(jobs) as workers:
@@ -217,6 +219,21 @@ def _ask_fonts() -> None:
     from pipeline.rulebook.glyphs import font_pairs as book_font_pairs
 
     ask_fonts([*font_pairs(DEFAULT_FONTS), *book_font_pairs()])
+
+
+def _read_default_fonts(cache_dir: Path) -> None:
+    """Read the default card fonts (their copies kept in the cache) while the model loads in
+    the other process: most packs print in them. A pack that names its own reads those when
+    its profile is known, and a default font that is not installed is reported then, if the
+    pack prints in it."""
+    from pipeline.cards.faces.spec import remember_checked_layouts
+    from pipeline.cards.faces.text import font_set
+    from pipeline.cards.fonts import FontError
+    from pipeline.cards.formats import DEFAULT_FONTS
+
+    remember_checked_layouts(cache_dir)  # where the read fonts are kept
+    with contextlib.suppress(FontError):
+        font_set(tuple(sorted(DEFAULT_FONTS.items())))
 
 
 def _load(args: argparse.Namespace) -> Model:

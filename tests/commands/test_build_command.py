@@ -357,3 +357,32 @@ def test_a_build_from_a_filled_cache_leaves_the_loader_to_the_loading_process(
                           text=True, timeout=600, env={**os.environ, "CI": "1"})
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n")[-2] == "0 []"
+
+
+def test_default_fonts_read_ahead_are_the_ones_the_cards_use(tmp_path: Path,
+                                                             monkeypatch) -> None:
+    """While the model loads, the build reads the default fonts; a missing default font is
+    not reported then (a pack may print in its own fonts), only if the pack prints in it."""
+    from pipeline.cards import fonts
+    from pipeline.cards.faces import text
+    from pipeline.cards.formats import DEFAULT_FONTS
+    from pipeline.cards.formats import VALIDATED
+    from pipeline.commands.build import _read_default_fonts
+
+    monkeypatch.setitem(VALIDATED, "dir", tmp_path / "cache")  # put back afterwards
+    text.font_set.cache_clear()
+    _read_default_fonts(tmp_path / "cache")
+    assert text.font_set.cache_info().currsize == 1
+    ahead = text.font_set(tuple(sorted(DEFAULT_FONTS.items())))
+    assert text.font_set.cache_info().hits == 1  # the cards' call is answered from memory
+    assert {Path(f).name for f in ahead.files.values()} >= {"DejaVuSans.ttf",
+                                                            "DejaVuSerif-Bold.ttf"}
+    assert list((tmp_path / "cache" / "ttf").iterdir())  # read through the cache's copies
+
+    def missing(family: str, style: str = "Regular"):
+        raise fonts.FontError(f"font {family!r} not found by fontconfig")
+
+    text.font_set.cache_clear()
+    monkeypatch.setattr(fonts, "find_font", missing)
+    _read_default_fonts(tmp_path / "cache")  # no error here
+    assert text.font_set.cache_info().currsize == 0
