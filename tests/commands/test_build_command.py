@@ -365,8 +365,7 @@ def test_default_fonts_read_ahead_are_the_ones_the_cards_use(tmp_path: Path,
     not reported then (a pack may print in its own fonts), only if the pack prints in it."""
     from pipeline.cards import fonts
     from pipeline.cards.faces import text
-    from pipeline.cards.formats import DEFAULT_FONTS
-    from pipeline.cards.formats import VALIDATED
+    from pipeline.cards.formats import DEFAULT_FONTS, VALIDATED
     from pipeline.commands.build import _read_default_fonts
 
     monkeypatch.setitem(VALIDATED, "dir", tmp_path / "cache")  # put back afterwards
