@@ -147,6 +147,13 @@ class Loading:
             raise RelicError(payload)
         return payload if kind == "model" else _load(args)
 
+    def stop(self) -> None:
+        """For a build that stops before it takes the model (an error, Ctrl-C): the loading
+        process ends now rather than block on a pipe that nobody reads."""
+        self.pipe.close()
+        self.process.kill()
+        self.process.join()
+
 
 def _load_into(args: argparse.Namespace, sending) -> None:
     """In the loading process: ("model", the model), ("problems", its diagnostics) or
@@ -164,7 +171,8 @@ def _load_into(args: argparse.Namespace, sending) -> None:
         message = ("problems", exc.diagnostics)
     except BaseException:  # the build process loads again and reports it
         message = ("failed", None)
-    sending.send_bytes(pickle.dumps(message, protocol=5))
+    with contextlib.suppress(OSError):  # the build stopped and closed its end
+        sending.send_bytes(pickle.dumps(message, protocol=5))
     sending.close()
 
 
@@ -191,10 +199,15 @@ def _run(args: argparse.Namespace) -> int:
         return usage(str(exc))
     jobs = args.jobs or default_workers()
     loading = Loading.start(args) if jobs > 1 else None
-    _import_card_code()
-    _ask_fonts()
-    if loading is not None:
-        _read_default_fonts(cache_dir)
+    try:
+        _import_card_code()
+        _ask_fonts()
+        if loading is not None:
+            _read_default_fonts(cache_dir)
+    except BaseException:
+        if loading is not None:
+            loading.stop()
+        raise
     from pipeline.cards.render import Workers
 
     with Workers(jobs) as workers:

@@ -385,3 +385,29 @@ def test_default_fonts_read_ahead_are_the_ones_the_cards_use(tmp_path: Path,
     monkeypatch.setattr(fonts, "find_font", missing)
     _read_default_fonts(tmp_path / "cache")  # no error here
     assert text.font_set.cache_info().currsize == 0
+
+
+def test_a_build_stopped_before_it_takes_the_model_ends_the_loading_process(
+        tmp_path: Path, monkeypatch) -> None:
+    """Ctrl-C while the card code is imported: the loading process, blocked on a pipe that
+    nobody will read (the canonical model is more than a pipe holds), ends with the build."""
+    import pipeline.commands.build as build_command
+
+    started = []
+    real_start = build_command.Loading.start
+
+    def start(args):
+        started.append(real_start(args))
+        return started[-1]
+
+    def interrupted():
+        assert started[0].pipe.poll(120)  # the model is being sent
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(build_command.Loading, "start", start)
+    monkeypatch.setattr(build_command, "_import_card_code", interrupted)
+    code = cli.main(["build", "--pack", "catacombs", "--content", str(ROOT / "content"),
+                     "--out", str(tmp_path / "out"), "--cache", str(tmp_path / "cache"),
+                     "--jobs", "2"])
+    assert code == 130
+    assert len(started) == 1 and not started[0].process.is_alive()
