@@ -9,7 +9,7 @@ import io
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from pypdf import PdfReader, PdfWriter
+from pypdf import PageObject, PdfReader, PdfWriter
 from pypdf.annotations import Link
 from pypdf.generic import (
     ArrayObject,
@@ -33,19 +33,22 @@ def assemble(units: Sequence[LaidOut], title: str, lang: str,
     writer = PdfWriter()
     starts = []
     for unit in units:
-        starts.append(len(writer.pages))
+        starts.append(sum(u.pages for u in units[:len(starts)]))
         reader = PdfReader(unit.pdf)
-        for n in range(unit.pages):
-            page = writer.add_page(reader.pages[n])
-            if "/Annots" in page:  # links are made again below, across the units
-                del page[NameObject("/Annots")]
-    _put_pictures(writer, pictures or {})
+        for page in reader.pages[:unit.pages]:
+            added = writer.add_page(page)
+            if "/Annots" in added:  # links are made again below, across the units
+                del added[NameObject("/Annots")]
+    pages = list(writer.pages)  # (pypdf counts the pages again on every index into them)
+    _put_pictures(pages, pictures or {})
     writer.compress_identical_objects()  # each font and picture once
+    pages = list(writer.pages)
+    heights = [float(page.mediabox.height) for page in pages]
     anchors = {name: (start + n, x, y) for unit, start in zip(units, starts, strict=True)
                for name, (n, x, y) in unit.anchors.items()}
     for unit, start in zip(units, starts, strict=True):
-        _links(writer, unit, start, anchors)
-    _outline(writer, units, starts)
+        _links(writer, pages, heights, unit, start, anchors)
+    _outline(writer, heights, units, starts)
     writer.add_metadata({"/Producer": PRODUCER, "/Creator": PRODUCER, "/Title": title,
                          "/CreationDate": FIXED_DATE, "/ModDate": FIXED_DATE})
     root = writer._root_object  # pypdf has no public setter for these two catalogue entries
@@ -59,7 +62,7 @@ def assemble(units: Sequence[LaidOut], title: str, lang: str,
     return out.getvalue()
 
 
-def _put_pictures(writer: PdfWriter, pictures: Mapping[str, Path]) -> None:
+def _put_pictures(pages: Sequence[PageObject], pictures: Mapping[str, Path]) -> None:
     """Every placeholder image becomes its picture. WeasyPrint names an image XObject
     `i<md5 of its URL><interpolate>`, so the name says which picture a placeholder stands
     for; the picture goes in as its RGB pixels, Flate-compressed (the same bytes every time)."""
@@ -68,7 +71,7 @@ def _put_pictures(writer: PdfWriter, pictures: Mapping[str, Path]) -> None:
     by_name = {hashlib.md5(url.encode(), usedforsecurity=False).hexdigest(): path
                for url, path in pictures.items()}
     done: set[int] = set()
-    for page in writer.pages:
+    for page in pages:
         resources = page.get("/Resources")
         xobjects = resources.get_object().get("/XObject") if resources is not None else None
         for name, ref in (xobjects.get_object().items() if xobjects is not None else ()):
@@ -89,27 +92,24 @@ def _put_pictures(writer: PdfWriter, pictures: Mapping[str, Path]) -> None:
             stream.set_data(rgb.tobytes())  # Flate-encoded by pypdf, which writes /Length
 
 
-def _height(writer: PdfWriter, index: int) -> float:
-    return float(writer.pages[index].mediabox.height)
-
-
-def _links(writer: PdfWriter, unit: LaidOut, start: int,
-           anchors: dict[str, tuple[int, float, float]]) -> None:
+def _links(writer: PdfWriter, pages: Sequence[PageObject], heights: Sequence[float],
+           unit: LaidOut, start: int, anchors: dict[str, tuple[int, float, float]]) -> None:
     from pypdf.generic import Fit
 
     for n, x1, y1, x2, y2, target in unit.links:
         if target not in anchors:
             continue
         page = start + n
-        height = _height(writer, page)
+        height = heights[page]
         dest, dx, dy = anchors[target]
         link = Link(rect=(x1, height - y2, x2, height - y1), target_page_index=dest,
-                    fit=Fit.xyz(dx, _height(writer, dest) - dy))
+                    fit=Fit.xyz(dx, heights[dest] - dy))
         link[NameObject("/Border")] = ArrayObject([NumberObject(0)] * 3)
-        writer.add_annotation(page_number=page, annotation=link)
+        writer.add_annotation(page_number=pages[page], annotation=link)
 
 
-def _outline(writer: PdfWriter, units: Sequence[LaidOut], starts: list[int]) -> None:
+def _outline(writer: PdfWriter, heights: Sequence[float], units: Sequence[LaidOut],
+             starts: list[int]) -> None:
     """Bookmarks nested by level, as WeasyPrint would make them for one document."""
     from pypdf.generic import Fit
 
@@ -121,5 +121,5 @@ def _outline(writer: PdfWriter, units: Sequence[LaidOut], starts: list[int]) -> 
                 parents.pop()
             parent = parents[-1][1] if parents else None
             item = writer.add_outline_item(title=label, page_number=page, parent=parent,
-                                           fit=Fit.xyz(x, _height(writer, page) - y))
+                                           fit=Fit.xyz(x, heights[page] - y))
             parents.append((level, item))
