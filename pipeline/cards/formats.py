@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -181,6 +182,19 @@ def _load_yaml(path: Path, schema: str) -> tuple[dict, list[Diagnostic]]:
 VALIDATED: dict[str, Path] = {}
 """`VALIDATED["dir"]`: where a build keeps print files and layouts already checked (its cache)."""
 ENTRIES: set[Path] = set()  # the checked copies this process read or wrote
+
+
+@contextmanager
+def checked_copies_scope() -> Iterator[None]:
+    """Within: a command may name its cache for checked copies (`remember_checked_layouts`);
+    afterwards the folder named before is back, so that a later command in the same process
+    (a test, the hostile corpus's runner) does not read or write another build's cache."""
+    before = dict(VALIDATED)
+    try:
+        yield
+    finally:
+        VALIDATED.clear()
+        VALIDATED.update(before)
 
 
 @cache

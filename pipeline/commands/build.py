@@ -86,9 +86,12 @@ def usage(message: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    from pipeline.cards.formats import checked_copies_scope
+
     gc.disable()  # until the model is loaded (`_loaded`)
     try:
-        return _run(args)
+        with checked_copies_scope():
+            return _run(args)
     finally:
         gc.unfreeze()  # a caller in the same process (a test) collects them again
         gc.enable()

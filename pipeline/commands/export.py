@@ -38,7 +38,10 @@ def run(args: argparse.Namespace) -> int:
     if args.what == "model":
         sys.stdout.write(model.to_json())
         return 0
-    return _tts(model, args)
+    from pipeline.cards.formats import checked_copies_scope
+
+    with checked_copies_scope():
+        return _tts(model, args)
 
 
 def _tts(model, args: argparse.Namespace) -> int:

@@ -376,7 +376,6 @@ def test_default_fonts_read_ahead_are_the_ones_the_cards_use(tmp_path: Path,
     assert text.font_set.cache_info().hits == 1  # the cards' call is answered from memory
     assert {Path(f).name for f in ahead.files.values()} >= {"DejaVuSans.ttf",
                                                             "DejaVuSerif-Bold.ttf"}
-    assert list((tmp_path / "cache" / "ttf").iterdir())  # read through the cache's copies
 
     def missing(family: str, style: str = "Regular"):
         raise fonts.FontError(f"font {family!r} not found by fontconfig")
@@ -411,3 +410,17 @@ def test_a_build_stopped_before_it_takes_the_model_ends_the_loading_process(
                      "--jobs", "2"])
     assert code == 130
     assert len(started) == 1 and not started[0].process.is_alive()
+
+
+def test_a_build_in_process_forgets_its_cache_for_checked_copies(tmp_path: Path) -> None:
+    """A later command in the same process (the hostile corpus runs them in one) must not read
+    or write the build's cache: the folder named before the build is back after it."""
+    from pipeline.cards.formats import VALIDATED
+
+    before = dict(VALIDATED)
+    code = cli.main(["build", "--pack", "mini", "--content", str(FIXTURE.parent), "--out",
+                     str(tmp_path / "out"), "--cache", str(tmp_path / "cache"), "--jobs", "2",
+                     "--no-rulebook"])
+    assert code == 0
+    assert any((tmp_path / "cache" / "print").iterdir())  # the build kept its checked copies
+    assert before == VALIDATED
