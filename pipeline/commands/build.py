@@ -138,10 +138,11 @@ class Loading:
         import pickle
 
         from pipeline.diagnostics import RelicError
+        from pipeline.fsutil import UNREADABLE_PICKLE
 
         try:
             kind, payload = pickle.loads(self.pipe.recv_bytes())
-        except (EOFError, OSError, pickle.UnpicklingError):
+        except UNREADABLE_PICKLE:  # (EOFError: the process ended without sending)
             kind, payload = "failed", None
         finally:
             self.pipe.close()
