@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import io
 from collections.abc import Mapping, Sequence
+from itertools import accumulate
 from pathlib import Path
 
 from pypdf import PageObject, PdfReader, PdfWriter
@@ -31,9 +32,8 @@ def assemble(units: Sequence[LaidOut], title: str, lang: str,
     """One PDF of every unit's content pages (their charset pages left out); `pictures`: the
     raster file of each picture URL the units were laid out with a placeholder for."""
     writer = PdfWriter()
-    starts = []
+    starts = [0, *accumulate(unit.pages for unit in units)][:-1]  # each unit's first page
     for unit in units:
-        starts.append(sum(u.pages for u in units[:len(starts)]))
         reader = PdfReader(unit.pdf)
         for page in reader.pages[:unit.pages]:
             added = writer.add_page(page)
