@@ -86,12 +86,9 @@ def usage(message: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pipeline.cards.formats import checked_copies_scope
-
     gc.disable()  # until the model is loaded (`_loaded`)
     try:
-        with checked_copies_scope():
-            return _run(args)
+        return _run(args)
     finally:
         gc.unfreeze()  # a caller in the same process (a test) collects them again
         gc.enable()
@@ -202,16 +199,25 @@ def _run(args: argparse.Namespace) -> int:
     except FolderError as exc:
         return usage(str(exc))
     jobs = args.jobs or default_workers()
+    # forked before the card code is imported: each process imports what it needs, at once
     loading = Loading.start(args) if jobs > 1 else None
     try:
-        _import_card_code()
-        _ask_fonts()
-        if loading is not None:
-            _read_default_fonts(cache_dir)
-    except BaseException:
+        from pipeline.cards.formats import checked_copies_scope
+
+        with checked_copies_scope():
+            return _run_loaded(args, cache_dir, jobs, loading)
+    except BaseException:  # (after the model is taken, `stop` finds the process ended)
         if loading is not None:
             loading.stop()
         raise
+
+
+def _run_loaded(args: argparse.Namespace, cache_dir: Path, jobs: int,
+                loading: Loading | None) -> int:
+    _import_card_code()
+    _ask_fonts()
+    if loading is not None:
+        _read_default_fonts(cache_dir)
     from pipeline.cards.render import Workers
 
     with Workers(jobs) as workers:
