@@ -26,6 +26,7 @@ import multiprocessing
 import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -302,8 +303,9 @@ def _build(args: argparse.Namespace, model: Model, out_root: Path, cache_dir: Pa
     # here, once, and then sent to it (it draws its pictures from it).
     wanted = _wants_book(model, args)
     records = _recorded_books(model, langs, args, cache_dir) if wanted else None
-    books = Books.start(model, langs, args, cache_dir, jobs) if wanted and records is None \
-        else None
+    books = Books.start(model, langs, args, cache_dir, jobs,
+                        _warm_workers(model, langs, args, cache_dir, jobs)) \
+        if wanted and records is None else None
     try:
         print_set = prepare(model, options)
         if books is not None:
@@ -312,7 +314,7 @@ def _build(args: argparse.Namespace, model: Model, out_root: Path, cache_dir: Pa
         if records is not None and not _pictures_hold(model, records, args, cache_dir,
                                                       print_set):
             # a picture changed, nothing else: the book is assembled again, not laid out
-            books = Books.start(model, langs, args, cache_dir, jobs, layouts=False)
+            books = Books.start(model, langs, args, cache_dir, jobs, warm=0)
             books.give(print_set)
         if books is not None:
             books.cards_done()
@@ -341,6 +343,21 @@ def _recorded_books(model: Model, langs: tuple[str, ...], args: argparse.Namespa
     records = {lang: recorded_book(model, _book_settings(model, args, lang), cache_dir)
                for lang in langs}
     return records if all(records.values()) else None
+
+
+def _warm_workers(model: Model, langs: tuple[str, ...], args: argparse.Namespace,
+                  cache_dir: Path, jobs: int) -> int:
+    """How many layout workers import WeasyPrint at once: one a book when every book was
+    made before in this cache (an edit: each book likely lays out the one part it changes,
+    and a second worker importing WeasyPrint for nothing would slow the first by its CPU),
+    else every worker."""
+    from pipeline.rulebook import book_id
+    from pipeline.rulebook.record import record_file
+
+    made = all(record_file(cache_dir, book_id(model, lang, settings["paper"],
+                                              settings["proof"])).is_file()
+               for lang in langs for settings in (_book_settings(model, args, lang),))
+    return min(jobs, len(langs)) if made else jobs
 
 
 def _pictures_hold(model: Model, records: dict[str, Any], args: argparse.Namespace,
@@ -437,15 +454,15 @@ class Books:
 
     @classmethod
     def start(cls, model: Model, langs: tuple[str, ...], args: argparse.Namespace,
-              cache_dir: Path, jobs: int, layouts: bool = True) -> Books:
-        """`layouts`: whether the books will likely lay parts out (something they print has
-        changed): then the layout workers import WeasyPrint while the books are composed."""
+              cache_dir: Path, jobs: int, warm: int) -> Books:
+        """`warm`: how many of the `jobs` layout workers import WeasyPrint while the books are
+        composed, for the parts they will likely lay out (`_warm_workers`)."""
         ctx = multiprocessing.get_context("fork")
         queue, inbox, cards_event = ctx.Queue(), ctx.Queue(), ctx.Event()
         settings = _book_settings(model, args, "")
         process = ctx.Process(target=_books_process, name="relic-rulebooks",
                               args=(model, langs, settings, cache_dir, jobs, queue, cards_event,
-                                    inbox, layouts))
+                                    inbox, warm))
         process.start()
         return cls(process, queue, inbox, cards_event, langs)
 
@@ -547,29 +564,34 @@ class Books:
 
 def _books_process(model: Model, langs: tuple[str, ...], settings: dict[str, Any],
                    cache_dir: Path, jobs: int, queue, cards_event, inbox,
-                   layouts: bool) -> None:
-    """In the second process: every language's book, laid out by a pool of `jobs` workers.
-    The process leads its own group, so that `Books.stop` ends its workers with it."""
+                   warm: int) -> None:
+    """In the second process: every language's book, laid out by a pool of `jobs` workers,
+    `warm` of them importing WeasyPrint at once. The process leads its own group, so that
+    `Books.stop` ends its workers with it."""
     import os
     import threading
     from concurrent.futures import ProcessPoolExecutor
 
     from pipeline.processes import die_with_parent
-    from pipeline.rulebook.layout import started, warm
+    from pipeline.rulebook import layout
 
     os.setpgrp()
     die_with_parent()  # a build that is killed does not leave its books waiting for it
-    executor = ProcessPoolExecutor(max_workers=jobs, initializer=die_with_parent,
-                                   mp_context=multiprocessing.get_context("fork"))
+    context = multiprocessing.get_context("fork")
+    release = context.Event()
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_started,
+                               initargs=(release,), mp_context=context)
+    executor = _Releasing(pool, release, warm)
     try:
         # the first task forks every worker at once (a fork pool starts them all then), from
-        # this one thread: forking while other threads run is unsafe. A book with no record in
-        # this cache, or one started because something it prints changed, will lay parts out:
-        # the workers import WeasyPrint while it is composed. A book started for a new picture
-        # only (its record, and so its page map, in the cache) is assembled, not laid out: a
-        # worker imports it only for a first unit (a second of CPU saved per worker).
-        for _ in range(jobs):
-            executor.submit(warm if layouts else started)
+        # this one thread: forking while other threads run is unsafe. The `warm` workers
+        # import WeasyPrint while the books are composed. In an edit (`_warm_workers`) the
+        # others are held until a part more than the warm workers can take comes: an idle
+        # worker would take the first part and import WeasyPrint only then. A book started for
+        # a new picture only (warm 0) is assembled, not laid out: a worker imports WeasyPrint
+        # only for a first part (a second of CPU saved per worker).
+        for n in range(jobs):
+            pool.submit(layout.warm if n < warm else _held if warm else layout.started)
         print_set = _Inbox(inbox)
         # with a book for each worker, a book never laid out is laid out in book order: each
         # part once, and again only the parts that point forward (`BookRenderer.run`)
@@ -583,7 +605,47 @@ def _books_process(model: Model, langs: tuple[str, ...], settings: dict[str, Any
         for thread in threads:
             thread.join()
     finally:
-        executor.shutdown(cancel_futures=True)
+        release.set()
+        pool.shutdown(cancel_futures=True)
+
+
+_RELEASE: Any = None  # a layout worker's `multiprocessing.Event`: see `_held`
+
+
+def _worker_started(release: Any) -> None:
+    """A layout worker's initializer (it inherits `release` when forked): it dies with the
+    book process."""
+    global _RELEASE
+    from pipeline.processes import die_with_parent
+
+    die_with_parent()
+    _RELEASE = release
+
+
+def _held() -> None:
+    """A layout worker's first task in an edit (`_warm_workers`): it waits, neither importing
+    WeasyPrint nor taking a part, until released (`_Releasing`), so that the first part goes
+    to the worker that imported WeasyPrint, and that worker has the CPU to itself."""
+    if _RELEASE is not None:
+        _RELEASE.wait()
+
+
+class _Releasing(Executor):
+    """The layout pool as the books see it: the held workers (`layout.held`) are released
+    once more parts are handed to it than the warm workers can take at once."""
+
+    def __init__(self, pool, release, warm: int) -> None:
+        import itertools
+
+        self.pool = pool
+        self.release = release
+        self.warm = warm
+        self.handed = itertools.count(1)  # (thread-safe under the GIL: one C call)
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any):
+        if next(self.handed) > self.warm:
+            self.release.set()
+        return self.pool.submit(fn, *args, **kwargs)
 
 
 class _Inbox:

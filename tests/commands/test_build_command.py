@@ -424,3 +424,56 @@ def test_a_build_in_process_forgets_its_cache_for_checked_copies(tmp_path: Path)
     assert code == 0
     assert any((tmp_path / "cache" / "print").iterdir())  # the build kept its checked copies
     assert before == VALIDATED
+
+
+def test_an_edit_warms_one_layout_worker_a_book_and_a_first_build_every_worker(
+        tmp_path: Path) -> None:
+    """A book made before in this cache (an edit) likely lays out one part: one worker a book
+    imports WeasyPrint at once; a book never made lays out every part: every worker does."""
+    from pipeline.commands.build import _load, _warm_workers
+
+    pack = pack_with_book(tmp_path)
+    args = _loading_args(tmp_path, pack)
+    model = _load(args)
+    assert _warm_workers(model, ("ru",), args, tmp_path / "cache", 2) == 2
+    done = relic(*build_args(pack, tmp_path, "--lang", "ru"))
+    assert done.returncode == 0, done.stderr
+    assert _warm_workers(model, ("ru",), args, tmp_path / "cache", 2) == 1
+    assert _warm_workers(model, ("ru", "en"), args, tmp_path / "cache", 2) == 2  # en: none yet
+    args.rulebook_paper = "a4"  # another book: its own record
+    assert _warm_workers(model, ("ru",), args, tmp_path / "cache", 2) == 2
+
+
+def test_the_held_layout_worker_is_released_by_a_part_more_than_the_warm_ones_take(
+        monkeypatch) -> None:
+    import threading
+    from concurrent.futures import Future
+
+    from pipeline import processes
+    from pipeline.commands import build
+
+    monkeypatch.setattr(processes, "die_with_parent", lambda: None)  # not a worker: pytest's
+    monkeypatch.setattr(build, "_RELEASE", None)
+
+    handed = []
+
+    class Pool:
+        def submit(self, fn, *args):
+            handed.append(fn)
+            return Future()
+
+    release = threading.Event()
+    executor = build._Releasing(Pool(), release, warm=1)
+    executor.submit(print)
+    assert not release.is_set()  # the first part goes to the warm worker alone
+    executor.submit(print)
+    assert release.is_set() and handed == [print, print]
+
+    build._worker_started(release=threading.Event())  # as a forked worker starts
+    waiting = threading.Thread(target=build._held)
+    waiting.start()
+    waiting.join(0.2)
+    assert waiting.is_alive()  # held: neither importing WeasyPrint nor taking a part
+    build._RELEASE.set()
+    waiting.join(5)
+    assert not waiting.is_alive()
