@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -162,6 +163,15 @@ class Term:
     text: str
     stems: tuple[str, ...]
 
+    @cached_property
+    def finder(self) -> re.Pattern[str]:
+        """Its first use in a lowercase text: the leftmost of any of its stems, starting a
+        word."""
+        return re.compile(r"(?<![\w-])(?:" + "|".join(f"(?:{s})" for s in self.stems) + ")")
+
+
+WORD = re.compile(r"[\w-]*")
+
 
 def mark_terms(tokens: Sequence[Token], terms: Sequence[Term], start: int) -> list[int]:
     """Put an index mark on one use of each term in the chapter: in a heading (where the term is
@@ -191,9 +201,10 @@ def _mark(child: Token, pending: dict[int, Term], placed: list[int], start: int)
     low = child.content.lower()
     hits = []
     for ti, term in pending.items():
-        pos = min((p for p in (_find_word(low, s) for s in term.stems) if p >= 0), default=-1)
-        if pos >= 0:
-            end = pos + len(re.match(r"[\w-]*", child.content[pos:]).group(0))
+        found = term.finder.search(low)
+        if found is not None:
+            pos = found.start()
+            end = pos + len(WORD.match(child.content, pos).group(0))
             hits.append((pos, end, ti))
     chosen: list[tuple[int, int, int]] = []
     for pos, end, ti in sorted(hits):
@@ -206,11 +217,6 @@ def _mark(child: Token, pending: dict[int, Term], placed: list[int], start: int)
         text = child.content
         child.content = text[:pos] + mark + text[pos:end] + IX_CLOSE + text[end:]
         placed.append(ti)
-
-
-def _find_word(text: str, pattern: str) -> int:
-    m = re.search(r"(?<![\w-])" + pattern, text)
-    return m.start() if m else -1
 
 
 def to_html(parsed: ParsedChapter, render_ref: Callable[[int], tuple[Markup, bool]]) -> str:
