@@ -53,7 +53,7 @@ def code_key() -> str:
     digest.update(subsetter().encode())
     for name in ("layout.py", "pdf.py", "assemble.py", "subsets.py"):
         digest.update((HERE / name).read_bytes())
-    for lib in ("weasyprint", "pydyf", "fonttools", "pypdf", "pypdfium2", "pillow"):
+    for lib in ("weasyprint", "pydyf", "fonttools", "pikepdf", "pypdfium2", "pillow"):
         digest.update(f"{lib}={metadata.version(lib)}\0".encode())
     digest.update(font_identity().encode())
     return digest.hexdigest()

@@ -288,3 +288,48 @@ def test_index_pages_hold_their_terms(books: dict[str, Built], lang: str) -> Non
         for page in (int(p) for p in pages.split(",")):
             text = book.texts[page - 1].lower().replace("\u00ad", "").replace("‐\n", "")
             assert stem in text, f"index: {term.strip()!r} is not on p. {page}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_book_holds_each_font_picture_and_icon_once(books: dict[str, Built],
+                                                        lang: str) -> None:
+    """Every part embeds the same font subsets, and a picture may be shown by several parts:
+    the assembly keeps one of each (`assemble._share_identical`). The book has pictures and
+    parts enough for copies to be there if it did not."""
+    import hashlib
+
+    import pikepdf
+
+    with pikepdf.open(books[lang].pdf) as pdf:
+        streams = [o for o in pdf.objects if isinstance(o, pikepdf.Stream)
+                   and o.get("/Type") not in ("/ObjStm", "/XRef")]
+        kinds = {str(o.get("/Subtype")) for o in streams}
+        bodies = [hashlib.sha256(o.read_raw_bytes()).hexdigest() for o in streams]
+    assert "/Image" in kinds and len(books[lang].reader.pages) > 20
+    assert len(set(bodies)) == len(bodies)
+
+
+def test_the_assembly_keeps_each_picture_compressed_beside_its_raster(tmp_path) -> None:
+    """A picture is decoded and compressed once: the next assembly reads it as kept; and
+    what it reads is what it kept, so both books are the same bytes."""
+    import pikepdf
+    from PIL import Image
+
+    from pipeline.rulebook import assemble as asm
+
+    raster = tmp_path / "picture.png"
+    Image.new("RGB", (3, 2), (200, 10, 30)).save(raster)
+    made = []
+    for _ in range(2):
+        with pikepdf.new() as pdf:
+            stream = pikepdf.Stream(pdf, b"\xff")
+            asm._write_picture(stream, raster)
+            made.append((int(stream.Width), int(stream.Height), stream.read_bytes()))
+    kept = tmp_path / "picture.png.flate"
+    assert kept.is_file()
+    assert made[0] == made[1] == (3, 2, bytes([200, 10, 30]) * 6)
+    raster.unlink()  # from now on only the kept copy can give it
+    with pikepdf.new() as pdf:
+        stream = pikepdf.Stream(pdf, b"\xff")
+        asm._write_picture(stream, raster)
+        assert stream.read_bytes() == made[0][2]
