@@ -354,10 +354,12 @@ def _warm_workers(model: Model, langs: tuple[str, ...], args: argparse.Namespace
     from pipeline.rulebook import book_id
     from pipeline.rulebook.record import record_file
 
-    made = all(record_file(cache_dir, book_id(model, lang, settings["paper"],
+    def made(lang: str) -> bool:
+        settings = _book_settings(model, args, lang)
+        return record_file(cache_dir, book_id(model, lang, settings["paper"],
                                               settings["proof"])).is_file()
-               for lang in langs for settings in (_book_settings(model, args, lang),))
-    return min(jobs, len(langs)) if made else jobs
+
+    return min(jobs, len(langs)) if all(map(made, langs)) else jobs
 
 
 def _pictures_hold(model: Model, records: dict[str, Any], args: argparse.Namespace,
