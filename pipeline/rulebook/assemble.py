@@ -2,8 +2,8 @@
 placeholders' places, each font and picture once, the links between units, the bookmarks and
 fixed metadata (byte-identical for the same units and pictures).
 
-pikepdf (qpdf) copies, merges and writes the pages: about a tenth of the time pypdf took for
-the canonical book (0.34 s for its 14 parts and 55 pages)."""
+pikepdf (qpdf) copies, merges and writes the pages: the canonical book's 14 parts and 55 pages
+in 0.11-0.15 s, where pypdf took 0.34-0.5 s."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ def _drop(obj: pikepdf.Object, *names: Name) -> None:
 def _put_pictures(pages: Sequence[pikepdf.Page], pictures: Mapping[str, Path]) -> None:
     """Every placeholder image becomes its picture. WeasyPrint names an image XObject
     `i<md5 of its URL><interpolate>`, so the name says which picture a placeholder stands
-    for. A picture shown by several units goes in once (`_share_resources`)."""
+    for. A picture shown by several units goes in once (`_share_identical`)."""
     by_name = {hashlib.md5(url.encode(), usedforsecurity=False).hexdigest(): path
                for url, path in pictures.items()}
     done: set[tuple[int, int]] = set()
