@@ -190,10 +190,9 @@ def _links(book: pikepdf.Pdf, pages: Sequence[pikepdf.Page], heights: Sequence[f
             Type=Name.Annot, Subtype=Name.Link, Rect=Array([x1, height - y2, x2, height - y1]),
             Border=Array([0, 0, 0]),
             Dest=Array([pages[dest].obj, Name.XYZ, dx, heights[dest] - dy, None])))
-        annots = pages[page].obj.get(Name.Annots)
-        if annots is None:
-            pages[page].obj.Annots = annots = book.make_indirect(Array())
-        annots.append(link)
+        if Name.Annots not in pages[page].obj:
+            pages[page].obj.Annots = Array()
+        pages[page].obj.Annots.append(link)
 
 
 def _outline(book: pikepdf.Pdf, heights: Sequence[float], units: Sequence[LaidOut],
