@@ -155,11 +155,12 @@ def _share_identical(pages: Sequence[pikepdf.Page]) -> None:
 
 def _key(obj: Any, memo: dict[tuple[int, int], Any]) -> Any:
     """What an object is, to the byte, with the objects it refers to: equal keys, equal
-    objects."""
+    objects. An object that refers back to itself, through others, is only ever equal to
+    itself: its reference back is keyed by its own number."""
     if isinstance(obj, pikepdf.Object) and obj.is_indirect:
         found = memo.get(obj.objgen)
         if found is None:
-            memo[obj.objgen] = ("cycle",)  # a reference back into itself
+            memo[obj.objgen] = ("itself", obj.objgen)  # while its key is being made
             found = memo[obj.objgen] = _direct_key(obj, memo)
         return found
     return _direct_key(obj, memo)
