@@ -3,8 +3,9 @@
 Stages: load the model; parse the Markdown and check every reference (and composing the
 units' HTML); lay the units out (WeasyPrint, on N worker processes, cold: one round on guessed
 page numbers and one on the real ones) and assemble the book; the same again from the cache
-(nothing changed); one chapter edited. Pictures are left out (they come from the card
-renderer, measured by bench/build_bench.py). Best of N runs.
+(nothing changed); one chapter edited in place, and then three paragraphs longer (in the ru
+book it then takes a page more, and every later page number moves). Pictures are left out
+(they come from the card renderer, measured by bench/build_bench.py). Best of N runs.
 
 Usage: python bench/rulebook_bench.py [--runs N] [--lang ru|en|all] [--paper a5|a4] [--jobs J]
 """
@@ -29,17 +30,21 @@ from pipeline.stages import load_model  # noqa: E402
 
 def one_run(lang: str, paper: str, jobs: int) -> dict[str, float]:
     times: dict[str, float] = {}
-    start = time.perf_counter()
-    model = load_model(ROOT / "content" / "catacombs")
-    times["load model"] = time.perf_counter() - start
-
-    start = time.perf_counter()
-    composed = prepare(model, lang, paper=paper)
-    times["check references + compose"] = time.perf_counter() - start
-
     with tempfile.TemporaryDirectory(prefix="relic-rulebook-bench-") as tmp, \
             ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-        cache = Path(tmp)
+        # a copy of the pack, edited in place later: the book's pages name the pack's own
+        # files (its icons), so a copy elsewhere would be a different book
+        pack = Path(tmp) / "content" / "catacombs"  # a pack's folder is named by its id
+        shutil.copytree(ROOT / "content" / "catacombs", pack)
+        cache = Path(tmp) / "cache"
+        start = time.perf_counter()
+        model = load_model(pack)
+        times["load model"] = time.perf_counter() - start
+
+        start = time.perf_counter()
+        composed = prepare(model, lang, paper=paper)
+        times["check references + compose"] = time.perf_counter() - start
+
         start = time.perf_counter()
         finished = make_book(composed, model, cache, executor=pool)
         times["lay out + assemble, cold"] = time.perf_counter() - start
@@ -48,17 +53,29 @@ def one_run(lang: str, paper: str, jobs: int) -> dict[str, float]:
         again = make_book(prepare(model, lang, paper=paper), model, cache, executor=pool)
         times["the same, from the cache"] = time.perf_counter() - start
         times["units laid out, cached"] = again.laid_out
-        edited_pack = cache / "pack"
-        shutil.copytree(ROOT / "content" / "catacombs", edited_pack)
-        chapter = edited_pack / "rules" / lang / "06-traps.md"
-        chapter.write_text(chapter.read_text(encoding="utf-8") + "\n\n—\n", encoding="utf-8")
-        edited = load_model(edited_pack)
-        start = time.perf_counter()
-        changed = make_book(prepare(edited, lang, paper=paper), edited, cache, executor=pool)
-        times["one chapter edited"] = time.perf_counter() - start
-        times["units laid out, edited"] = changed.laid_out
+        chapter = pack / "rules" / lang / "06-traps.md"
+        text = chapter.read_text(encoding="utf-8")
+        for label, edit in EDITS:
+            text = edit(text)
+            chapter.write_text(text, encoding="utf-8")
+            edited = load_model(pack)
+            start = time.perf_counter()
+            changed = make_book(prepare(edited, lang, paper=paper), edited, cache,
+                                executor=pool)
+            times[label] = time.perf_counter() - start
+            times[f"units laid out, {label}"] = changed.laid_out
     times["units"] = finished.units
     return times
+
+
+EDITS = (
+    # a word's worth: the chapter's pages stay as they were (the first full stop of a
+    # sentence becomes an exclamation mark)
+    ("one chapter edited", lambda text: text.replace(". ", "! ", 1)),
+    # three short paragraphs more: where they take the chapter onto a page more (the ru
+    # book), every later page number moves, and the parts that print one are laid out again
+    ("three paragraphs more", lambda text: text + "\n\n" + "—\n\n" * 3),
+)
 
 
 def main() -> int:
@@ -74,9 +91,10 @@ def main() -> int:
         best = {k: min(r[k] for r in runs) for k in runs[0]}
         print(f"{lang} ({args.paper}, {int(best.pop('units'))} units, {args.jobs} workers), "
               f"best of {args.runs}:")
+        width = max(map(len, best))
         for stage, value in best.items():
             shown = f"{int(value):6d}" if stage.startswith("units") else f"{value:6.2f} s"
-            print(f"  {stage:<30} {shown}")
+            print(f"  {stage:<{width}} {shown}")
     return 0
 
 
