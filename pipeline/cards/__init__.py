@@ -198,20 +198,73 @@ def preflight(model: Model) -> list[Diagnostic]:
             check_fonts(model, profile, components, layout_text)
     except RelicError as exc:
         return list(exc.diagnostics)
-    out: dict[tuple, Diagnostic] = {}
+    faces = []
     for lang, components in expanded.items():
         settings = render.RenderSettings.of(profile, components, lang, charset="",
                                             pack_root=str(model.pack.root.resolve()),
                                             cache_dir="")
-        for face in components.faces.values():
-            try:
-                measured = render.measure_face(face, settings)
-            except RelicError as exc:
-                return list(exc.diagnostics)
-            for p in measured.problems:
-                d = _diagnostic(model, face.entity_id, p.code, p.message, p.field, lang)
-                out.setdefault((d.code, d.message, d.span), d)
+        faces += [(face, settings) for face in components.faces.values()]
+    found, stopped = measure_faces(faces)
+    if stopped is not None:
+        return stopped
+    out: dict[tuple, Diagnostic] = {}
+    for entity_id, code, message, field, lang in found:
+        d = _diagnostic(model, entity_id, code, message, field, lang)
+        out.setdefault((d.code, d.message, d.span), d)
     return sorted(out.values(), key=lambda d: d.sort_key())
+
+
+SHARED_FROM = 400
+"""From this many faces on, the preflight measures them on every core: this process takes the
+first share and forked processes (they inherit the faces) the others."""
+
+_MEASURING: list = []  # the faces being measured, inherited by the forked measurers
+Measured = tuple[list[tuple], list[Diagnostic] | None]
+
+
+def measure_faces(faces: list) -> Measured:
+    """Every (face, settings) measured: the problems found, as (entity id, code, message,
+    field, language) in the faces' order, and the diagnostics of the first face whose error
+    stops measuring (None if none did): the one a measurement in order would stop at."""
+    from pipeline.processes import default_workers
+
+    parts = min(default_workers(), max(1, len(faces) // (SHARED_FROM // 2)))
+    if parts <= 1:
+        return _measured(faces, 0, len(faces))
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    bounds = [len(faces) * k // parts for k in range(parts + 1)]
+    _MEASURING[:] = faces
+    try:
+        with ProcessPoolExecutor(parts - 1, mp_context=multiprocessing.get_context("fork")
+                                 ) as pool:
+            others = [pool.submit(_measured_share, bounds[k], bounds[k + 1])
+                      for k in range(1, parts)]
+            shares = [_measured(faces, bounds[0], bounds[1]),
+                      *(share.result() for share in others)]
+    finally:
+        _MEASURING.clear()
+    stopped = next((s for _, s in shares if s is not None), None)
+    return [p for found, _ in shares for p in found], stopped
+
+
+def _measured_share(start: int, stop: int) -> Measured:
+    return _measured(_MEASURING, start, stop)
+
+
+def _measured(faces: list, start: int, stop: int) -> Measured:
+    from pipeline.cards import render
+
+    out = []
+    for face, settings in faces[start:stop]:
+        try:
+            measured = render.measure_face(face, settings)
+        except RelicError as exc:
+            return out, list(exc.diagnostics)
+        out += [(face.entity_id, p.code, p.message, p.field, settings.lang)
+                for p in measured.problems]
+    return out, None
 
 
 def _languages(model: Model, options: BuildOptions) -> tuple[str, ...]:

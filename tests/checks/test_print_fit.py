@@ -74,3 +74,34 @@ def test_bidi_isolates_need_no_glyph_and_print_nothing(tmp_path: Path) -> None:
                                          langs=("ru",), workers=1))
     text = "".join(p.extract_text() for p in PdfReader(out / "ru" / "shop" / "poker.pdf").pages)
     assert "Зомби" in text and "\u2068" not in text and "\u2069" not in text
+
+
+def test_faces_measured_on_every_core_find_what_one_process_finds(tmp_path: Path,
+                                                                   monkeypatch) -> None:
+    """A big pack's faces are measured in shares, one a core (this process takes the first,
+    forked ones the others): the same problems, in the same order, as measured in one."""
+    import pipeline.cards as cards
+    from pipeline import processes
+
+    pack = copy_pack(tmp_path)
+    _edit(pack, "cards.yaml", "Факелы гаснут. Брось :d6:.",
+          "Очень длинный текст о катакомбах и сокровищах. " * 40)
+    _edit(pack, "monsters.yaml", "en: Zombie}", "en: " + "W" * 500 + "}")
+    model = load_model(pack)
+    monkeypatch.setattr(processes, "default_workers", lambda: 2)
+    monkeypatch.setattr(cards, "SHARED_FROM", 10**9)
+    alone = cards.preflight(model)
+    shares = []
+    measured = cards._measured
+
+    def share(faces, start, stop):
+        shares.append((start, stop, len(faces)))
+        return measured(faces, start, stop)
+
+    monkeypatch.setattr(cards, "_measured", share)
+    monkeypatch.setattr(cards, "SHARED_FROM", 2)
+    shared = cards.preflight(model)
+    [(start, stop, total)] = shares  # this process's share; the other was measured forked
+    assert start == 0 and 0 < stop < total
+    assert len(alone) >= 2 and {d.code for d in alone} == {"text-overflow"}
+    assert shared == alone
