@@ -351,15 +351,11 @@ def _warm_workers(model: Model, langs: tuple[str, ...], args: argparse.Namespace
     made before in this cache (an edit: each book likely lays out the one part it changes,
     and a second worker importing WeasyPrint for nothing would slow the first by its CPU),
     else every worker."""
-    from pipeline.rulebook import book_id
-    from pipeline.rulebook.record import record_file
+    from pipeline.rulebook import record_path
 
-    def made(lang: str) -> bool:
-        settings = _book_settings(model, args, lang)
-        return record_file(cache_dir, book_id(model, lang, settings["paper"],
-                                              settings["proof"])).is_file()
-
-    return min(jobs, len(langs)) if all(map(made, langs)) else jobs
+    made = all(record_path(model, _book_settings(model, args, lang), cache_dir).is_file()
+               for lang in langs)
+    return min(jobs, len(langs)) if made else jobs
 
 
 def _pictures_hold(model: Model, records: dict[str, Any], args: argparse.Namespace,
@@ -633,7 +629,7 @@ def _held() -> None:
 
 
 class _Releasing(Executor):
-    """The layout pool as the books see it: the held workers (`layout.held`) are released
+    """The layout pool as the books see it: the held workers (`_held`) are released
     once more parts are handed to it than the warm workers can take at once."""
 
     def __init__(self, pool, release, warm: int) -> None:

@@ -134,23 +134,29 @@ def record_book(model: Model, recorder, pictures, finished, settings: dict,
     """Keep what the finished book was made of (`record.BookRecord`), beside it in the cache:
     `recorder` and `pictures` are the `RecordingModel` and `RecordingPictures` it was composed
     with; `settings`: its language, paper, proof and booklet."""
-    from pipeline.rulebook.record import BookRecord, files_digest, record_file
+    from pipeline.rulebook.record import BookRecord, files_digest
 
     files = (*finished.files, *([str(booklet_of(finished.pdf))] if settings["booklet"] else ()))
     BookRecord(files_digest(model, settings), recorder.digests(), dict(pictures.keys),
-               str(finished.pdf), files).save(
-        record_file(cache_dir, book_id(model, settings["lang"], settings["paper"],
-                                       settings["proof"])))
+               str(finished.pdf), files).save(record_path(model, settings, cache_dir))
+
+
+def record_path(model: Model, settings: dict, cache_dir: Path) -> Path:
+    """Where the cache keeps the record of the book made with these settings (its language,
+    paper and proof name it)."""
+    from pipeline.rulebook.record import record_file
+
+    return record_file(cache_dir, book_id(model, settings["lang"], settings["paper"],
+                                          settings["proof"]))
 
 
 def recorded_book(model: Model, settings: dict, cache_dir: Path):
     """The record of the last book made with these settings, if nothing it read of the files
     and the entities has changed since (its pictures are checked later: `pictures_hold`)."""
     from pipeline.cards.prune import mark_used
-    from pipeline.rulebook.record import BookRecord, files_digest, record_file
+    from pipeline.rulebook.record import BookRecord, files_digest
 
-    path = record_file(cache_dir, book_id(model, settings["lang"], settings["paper"],
-                                          settings["proof"]))
+    path = record_path(model, settings, cache_dir)
     found = BookRecord.load(path)
     if found is None or not found.data_holds(model, files_digest(model, settings)):
         return None
