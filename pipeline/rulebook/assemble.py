@@ -100,25 +100,21 @@ def _write_picture(stream: pikepdf.Stream, path: Path) -> None:
 
 def _compressed_rgb(path: Path) -> tuple[int, int, bytes]:
     """(width, height, its RGB pixels Flate-compressed) of a raster file, kept beside it in
-    the cache (`<name>.flate`): decoding and compressing the canonical book's 43 pictures
+    the cache (`<name>.rgb.pickle`): decoding and compressing the canonical book's 43 pictures
     took 0.1 s of every assembly."""
-    from pipeline.fsutil import cache_write
+    from pipeline.fsutil import dump_pickle, load_pickle
 
-    kept = path.with_name(path.name + ".flate")
-    try:
-        found = kept.read_bytes()
-        if len(found) > 8:
-            return int.from_bytes(found[:4], "big"), int.from_bytes(found[4:8], "big"), \
-                found[8:]
-    except OSError:
-        pass
+    kept_at = path.with_name(path.name + ".rgb.pickle")
+    kept = load_pickle(kept_at)
+    if kept is not None:
+        return kept
     from PIL import Image
 
     with Image.open(path) as img:
         rgb = img.convert("RGB")
-    data = zlib.compress(rgb.tobytes())
-    cache_write(kept, rgb.width.to_bytes(4, "big") + rgb.height.to_bytes(4, "big") + data)
-    return rgb.width, rgb.height, data
+    kept = rgb.width, rgb.height, zlib.compress(rgb.tobytes())
+    dump_pickle(kept_at, kept)
+    return kept
 
 
 def _share_identical(pages: Sequence[pikepdf.Page]) -> None:

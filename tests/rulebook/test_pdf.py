@@ -325,7 +325,7 @@ def test_the_assembly_keeps_each_picture_compressed_beside_its_raster(tmp_path) 
             stream = pikepdf.Stream(pdf, b"\xff")
             asm._write_picture(stream, raster)
             made.append((int(stream.Width), int(stream.Height), stream.read_bytes()))
-    kept = tmp_path / "picture.png.flate"
+    kept = tmp_path / "picture.png.rgb.pickle"
     assert kept.is_file()
     assert made[0] == made[1] == (3, 2, bytes([200, 10, 30]) * 6)
     raster.unlink()  # from now on only the kept copy can give it
