@@ -228,7 +228,7 @@ def measure_faces(faces: list) -> Measured:
     stops measuring (None if none did): the one a measurement in order would stop at."""
     from pipeline.processes import default_workers
 
-    parts = min(default_workers(), max(1, len(faces) // (SHARED_FROM // 2)))
+    parts = default_workers() if len(faces) >= SHARED_FROM else 1
     if parts <= 1:
         return _measured(faces, 0, len(faces))
     import multiprocessing
