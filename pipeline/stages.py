@@ -12,7 +12,6 @@ import importlib
 import os
 import pkgutil
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -223,6 +222,8 @@ def _process_all(jobs: list[tuple[Path, str, tuple[Path, ...], Path | None]]) ->
     paths = [job[0] for job in jobs]
     total = sum(_size(p) for p in paths)
     if total >= PARALLEL_FROM_BYTES and len(paths) > 1:
+        from concurrent.futures import ProcessPoolExecutor  # a big pack's: not every load's
+
         with ProcessPoolExecutor(max_workers=2) as pool:
             return list(pool.map(_process, jobs, chunksize=max(1, len(jobs) // 8)))
     return [_process(job) for job in jobs]
