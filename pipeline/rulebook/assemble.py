@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 import warnings
 import zlib
 from collections.abc import Mapping, Sequence
@@ -162,11 +163,20 @@ def _key(obj: Any, memo: dict[tuple[int, int], Any]) -> Any:
     return _direct_key(obj, memo)
 
 
+REFERENCE = re.compile(rb"\d+ \d+ R\b")
+
+
 def _direct_key(obj: Any, memo: dict[tuple[int, int], Any]) -> Any:
     if isinstance(obj, pikepdf.Stream):
         items = tuple((k, _key(v, memo)) for k, v in sorted(obj.items())
                       if k not in ("/Length", "/Parent"))
         return ("stream", items, hashlib.sha256(obj.read_raw_bytes()).digest())
+    if isinstance(obj, pikepdf.Dictionary | pikepdf.Array):
+        # an object that refers to no other (a font's widths, a picture's parameters) is its
+        # bytes, written by qpdf at once rather than walked value by value
+        text = obj.unparse(resolved=True)
+        if not REFERENCE.search(text):
+            return ("bytes", text)
     if isinstance(obj, pikepdf.Dictionary):
         return ("dict", tuple((k, _key(v, memo)) for k, v in sorted(obj.items())
                               if k != "/Parent"))
