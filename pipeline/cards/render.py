@@ -374,11 +374,15 @@ def encode_png(bitmap, dpi: int) -> bytes:
 
 def face_page(rendered: Rendered, settings: RenderSettings) -> bytes:
     """A one-page PDF of a drawn face (its bleed box), e.g. to rasterize a picture of it."""
+    from pipeline.cards.faces import icons
     from pipeline.cards.impose import face_pages, load_art
 
+    art = load_art(rendered.batch, rendered.art_key)
+    # its icons' operators from the cache, as the writers take them: a process that has not
+    # read them would otherwise draw each icon's SVG again (svglib: 0.14 s for the first)
+    icons.prepare(art.forms, Path(settings.cache_dir))
     buffer = io.BytesIO()
-    face_pages([load_art(rendered.batch, rendered.art_key)], settings.fonts, settings.charset,
-               buffer)
+    face_pages([art], settings.fonts, settings.charset, buffer)
     return buffer.getvalue()
 
 

@@ -50,3 +50,35 @@ def test_two_languages_rasterize_their_pictures_at_once(tmp_path: Path) -> None:
     assert failures == []
     for lang, rounds in together.items():
         assert rounds == [alone[lang]] * 10
+
+
+def test_a_picture_takes_its_icons_from_the_cache_without_svglib(tmp_path: Path) -> None:
+    """A book process rasterizes a face the card build drew: the face's icons are read from
+    the cache's operators, as the writers read them, and their SVGs are never drawn again
+    (svglib's import and drawing cost the first picture 0.14 s)."""
+    cache = tmp_path / "cache"
+    built = subprocess.run(
+        [sys.executable, "-m", "pipeline.cli", "build", "--pack", MINI.name, "--content",
+         str(MINI.parent), "--out", str(tmp_path / "out"), "--cache", str(cache),
+         "--no-rulebook", "--no-png", "--jobs", "1", "--quiet"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert built.returncode == 0, built.stderr
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from pipeline.cards.impose import load_art\n"
+        "from pipeline.rulebook import FacePictures\n"
+        "from pipeline.stages import load_model\n"
+        f"model = load_model(Path({str(MINI)!r}))\n"
+        f"pictures = FacePictures(model, 'en', Path({str(cache)!r}))\n"
+        "found = [p for p in map(pictures.find, (e.id for e in model.entities)) if p]\n"
+        "iconic = [p for p in found if load_art(*(lambda r: (r.batch, r.art_key))("
+        "pictures._drawn(p))).forms]\n"
+        "png = pictures.raster(iconic[0], 120)\n"
+        "print(len(iconic), png[:4] == b'\\x89PNG', 'svglib' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stderr
+    count, png, svglib = done.stdout.split()
+    assert int(count) > 0 and png == "True"  # a face with icons, rasterized
+    assert svglib == "False"
