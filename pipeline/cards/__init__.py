@@ -127,10 +127,13 @@ def prepare(model: Model, options: BuildOptions) -> PrintSet:
 
 
 def build(model: Model, options: BuildOptions, progress: Progress | None = None,
-          workers: Workers | None = None, print_set: PrintSet | None = None) -> BuildResult:
+          workers: Workers | None = None, print_set: PrintSet | None = None,
+          drawn: Callable[[], None] | None = None) -> BuildResult:
     """Every stage in order, for every requested language. `workers`: render processes the
     caller started early (`Workers(options.workers)`), else they start when needed;
-    `print_set`: what `prepare(model, options)` gave the caller, else worked out here."""
+    `print_set`: what `prepare(model, options)` gave the caller, else worked out here;
+    `drawn`: called once every face is drawn (and in the render cache), before the files are
+    written."""
     started, began = time.perf_counter(), time.time() - 1  # 1 s: file times are coarse
     progress = progress or Progress(quiet=True)
     print_set = print_set or prepare(model, options)
@@ -139,6 +142,8 @@ def build(model: Model, options: BuildOptions, progress: Progress | None = None,
     drawing, drawing_cpu = time.perf_counter(), _cpu()
     rendered, fresh = _render(model, profile, {lang: expanded[lang] for lang in langs}, chars,
                               options, progress, workers)
+    if drawn is not None:
+        drawn()
     writing, writing_cpu = time.perf_counter(), _cpu()
     layouts = {lang: {fmt: _layout(expanded[lang].of_format(fmt), profile.formats[fmt],
                                    profile.sheet)

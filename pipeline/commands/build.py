@@ -321,14 +321,16 @@ def _build(args: argparse.Namespace, model: Model, out_root: Path, cache_dir: Pa
         if wanted and records is None else None
     try:
         print_set = prepare(model, options)
-        if books is not None:
-            books.give(print_set)
-        result = build(model, options, progress, workers, print_set)
         if records is not None and not _pictures_hold(model, records, args, cache_dir,
                                                       print_set):
-            # a picture changed, nothing else: the book is assembled again, not laid out
-            books = Books.start(model, langs, args, cache_dir, jobs, warm=0)
+            # a picture changed, nothing else: the book is assembled again with it, beside
+            # the cards, from its record (nothing composed or laid out) when the record can
+            books = Books.start(model, langs, args, cache_dir, jobs, warm=0, records=records)
+            records = None
+        if books is not None:
             books.give(print_set)
+        result = build(model, options, progress, workers, print_set,
+                       drawn=books.cards_done if books is not None else None)
         if books is not None:
             books.cards_done()
         _report_cards(result, args)
@@ -447,6 +449,7 @@ class BookReport:
     laid_out: int = 0
     rounds: int = 0
     cached: bool = False
+    reassembled: bool = False  # assembled again from its record, with new pictures
     seconds: float = 0.0
     problems: list[Any] = field(default_factory=list)
 
@@ -465,15 +468,18 @@ class Books:
 
     @classmethod
     def start(cls, model: Model, langs: tuple[str, ...], args: argparse.Namespace,
-              cache_dir: Path, jobs: int, warm: int) -> Books:
+              cache_dir: Path, jobs: int, warm: int,
+              records: dict[str, Any] | None = None) -> Books:
         """`warm`: how many of the `jobs` layout workers import WeasyPrint while the books are
-        composed, for the parts they will likely lay out (`_warm_workers`)."""
+        composed, for the parts they will likely lay out (`_warm_workers`). `records`: the
+        books' records, when only pictures they show changed (each book is then assembled
+        again from its record, if it can be: `rulebook.reassemble_book`)."""
         ctx = multiprocessing.get_context("fork")
         queue, inbox, cards_event = ctx.Queue(), ctx.Queue(), ctx.Event()
         settings = _book_settings(model, args, "")
         process = ctx.Process(target=_books_process, name="relic-rulebooks",
                               args=(model, langs, settings, cache_dir, jobs, queue, cards_event,
-                                    inbox, warm))
+                                    inbox, warm, records or {}))
         process.start()
         return cls(process, queue, inbox, cards_event, langs)
 
@@ -482,8 +488,8 @@ class Books:
         self.inbox.put(print_set)
 
     def cards_done(self) -> None:
-        """The card build has rendered (and written) everything: a picture still missing will
-        not come from it, so the book renders it itself."""
+        """The card build has drawn every face (they are in the render cache): a picture still
+        missing will not come from it, so the book draws it itself."""
         self.cards_event.set()
 
     def _receive(self, timeout: float | None) -> bool:
@@ -554,6 +560,8 @@ class Books:
             if not args.quiet:
                 rounds = f"{report.rounds} round{'s' if report.rounds > 1 else ''}"
                 how = ("from the cache" if report.cached and not report.laid_out else
+                       "new pictures put in, nothing composed or laid out"
+                       if report.reassembled else
                        f"{report.laid_out} of {report.units} parts laid out, {rounds}"
                        if report.laid_out <= report.units else  # a part laid out twice
                        f"{report.units} parts, {report.laid_out} layouts in {rounds}")
@@ -575,10 +583,11 @@ class Books:
 
 def _books_process(model: Model, langs: tuple[str, ...], settings: dict[str, Any],
                    cache_dir: Path, jobs: int, queue, cards_event, inbox,
-                   warm: int) -> None:
+                   warm: int, records: dict[str, Any]) -> None:
     """In the second process: every language's book, laid out by a pool of `jobs` workers,
-    `warm` of them importing WeasyPrint at once. The process leads its own group, so that
-    `Books.stop` ends its workers with it."""
+    `warm` of them importing WeasyPrint at once (or assembled again from its record in
+    `records`). The process leads its own group, so that `Books.stop` ends its workers with
+    it."""
     import os
     import threading
     from concurrent.futures import ProcessPoolExecutor
@@ -609,7 +618,8 @@ def _books_process(model: Model, langs: tuple[str, ...], settings: dict[str, Any
         in_order = len(langs) >= jobs
         threads = [threading.Thread(target=_one_book, args=(model, lang, settings, cache_dir,
                                                             executor, queue, cards_event,
-                                                            print_set, in_order))
+                                                            print_set, in_order,
+                                                            records.get(lang)))
                    for lang in langs]
         for thread in threads:
             thread.start()
@@ -677,26 +687,24 @@ class _Inbox:
 
 
 def _one_book(model: Model, lang: str, settings: dict[str, Any], cache_dir: Path, executor,
-              queue, cards_event, print_set: Callable[[], PrintSet], in_order: bool) -> None:
+              queue, cards_event, print_set: Callable[[], PrintSet], in_order: bool,
+              record: Any = None) -> None:
+    """One language's book: assembled again from its `record` with new pictures when it can
+    be, else composed and laid out through the cache. Its report goes to `queue`."""
     from pipeline.diagnostics import RelicError, Span, error
-    from pipeline.rulebook import FacePictures, make_book, prepare, record_book
-    from pipeline.rulebook.record import RecordingModel, RecordingPictures
+    from pipeline.rulebook import FacePictures
 
     started = time.perf_counter()
     report = BookReport(lang)
+    settings = {**settings, "lang": lang}
     try:
-        pictures = RecordingPictures(FacePictures(model, lang, cache_dir,
-                                                  proof=settings["proof"],
-                                                  faces_ready=cards_event.is_set,
-                                                  print_set=print_set))
-        recorder = RecordingModel(model)
-        composed = prepare(recorder, lang, paper=settings["paper"], proof=settings["proof"],
-                           pictures=pictures)
-        finished = make_book(
-            composed, model, cache_dir, pictures=pictures, booklet=settings["booklet"],
-            executor=executor, in_order=in_order,
-            progress=lambda rnd, done, total: queue.put(("units", lang, (rnd, done, total))))
-        record_book(model, recorder, pictures, finished, {**settings, "lang": lang}, cache_dir)
+        pictures = FacePictures(model, lang, cache_dir, proof=settings["proof"],
+                                faces_drawn=cards_event, print_set=print_set)
+        finished = _reassembled(model, record, pictures, settings, cache_dir) \
+            if record is not None else None
+        report.reassembled = finished is not None
+        if finished is None:
+            finished = _made(model, settings, cache_dir, executor, queue, pictures, in_order)
         report.pdf = finished.pdf
         report.units, report.laid_out = finished.units, finished.laid_out
         report.rounds, report.cached = finished.rounds, finished.cached
@@ -707,3 +715,35 @@ def _one_book(model: Model, lang: str, settings: dict[str, Any], cache_dir: Path
                                  Span(str(model.pack.root)))]
     report.seconds = time.perf_counter() - started
     queue.put(("failed" if report.problems else "done", lang, report))
+
+
+def _reassembled(model: Model, record: Any, pictures: Any, settings: dict[str, Any],
+                 cache_dir: Path) -> Any:
+    """The recorded book assembled again with the pictures as they are now, and recorded;
+    None when its record cannot give it (`rulebook.reassemble_book`)."""
+    from pipeline.rulebook import reassemble_book, record_reassembled
+
+    finished = reassemble_book(record, model, settings, cache_dir, pictures)
+    if finished is not None:
+        record_reassembled(record, model, pictures, finished, settings, cache_dir)
+    return finished
+
+
+def _made(model: Model, settings: dict[str, Any], cache_dir: Path, executor, queue,
+          pictures: Any, in_order: bool) -> Any:
+    """The book composed, laid out through the cache and assembled, and what it read
+    recorded (`rulebook.record_book`)."""
+    from pipeline.rulebook import make_book, prepare, record_book
+    from pipeline.rulebook.record import RecordingModel, RecordingPictures
+
+    lang = settings["lang"]
+    recording = RecordingPictures(pictures)
+    recorder = RecordingModel(model)
+    composed = prepare(recorder, lang, paper=settings["paper"], proof=settings["proof"],
+                       pictures=recording)
+    finished = make_book(
+        composed, model, cache_dir, pictures=recording, booklet=settings["booklet"],
+        executor=executor, in_order=in_order,
+        progress=lambda rnd, done, total: queue.put(("units", lang, (rnd, done, total))))
+    record_book(model, recorder, recording, finished, settings, cache_dir)
+    return finished

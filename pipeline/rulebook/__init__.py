@@ -72,7 +72,8 @@ from pipeline.model import Model
 from pipeline.rulebook.pictures import FacePictures, FilePictures, NoPictures, Pictures
 
 __all__ = ["FacePictures", "FilePictures", "NoPictures", "Pictures", "build_rulebook",
-           "install", "make_book", "prepare", "record_book", "recorded_book"]
+           "install", "make_book", "prepare", "reassemble_book", "record_book",
+           "record_reassembled", "recorded_book"]
 
 
 def prepare(model: Model, lang: str, *, paper: str = "a5", proof: bool = False,
@@ -119,7 +120,25 @@ def make_book(composed, model: Model, cache_dir: Path, *, pictures: Pictures | N
     renderer = BookRenderer(composed, pictures or NoPictures(), cache_dir,
                             project_roots(model.pack.root.resolve()),
                             book_id(model, composed.lang, composed.paper, composed.proof))
-    finished = renderer.run(executor, progress, in_order)
+    return _folded(renderer.run(executor, progress, in_order), booklet)
+
+
+def reassemble_book(record, model: Model, settings: dict, cache_dir: Path,
+                    pictures: Pictures):
+    """The recorded book with its pictures as they are now, its units and everything else as
+    recorded (`render.reassemble`): an edit that changed only pictures the book shows. None
+    when the record cannot be assembled again (the book is then made as usual)."""
+    from pipeline.rulebook.render import reassemble
+
+    if not record.reassembles(pictures):
+        return None
+    finished = reassemble(record.plan, pictures, cache_dir,
+                          book_id(model, settings["lang"], settings["paper"], settings["proof"]))
+    return _folded(finished, settings["booklet"]) if finished is not None else None
+
+
+def _folded(finished, booklet: bool):
+    """The finished book, its saddle-stitch booklet folded beside it in the cache if asked."""
     folded = booklet_of(finished.pdf)
     if booklet and not folded.is_file():
         from pipeline.fsutil import cache_write
@@ -136,9 +155,25 @@ def record_book(model: Model, recorder, pictures, finished, settings: dict,
     with; `settings`: its language, paper, proof and booklet."""
     from pipeline.rulebook.record import BookRecord, files_digest
 
-    files = (*finished.files, *([str(booklet_of(finished.pdf))] if settings["booklet"] else ()))
     BookRecord(files_digest(model, settings), recorder.digests(), dict(pictures.keys),
-               str(finished.pdf), files).save(record_path(model, settings, cache_dir))
+               str(finished.pdf), _used(finished, settings), finished.plan,
+               ).save(record_path(model, settings, cache_dir))
+
+
+def record_reassembled(record, model: Model, pictures: Pictures, finished, settings: dict,
+                       cache_dir: Path) -> None:
+    """The record of a book assembled again with new pictures (`reassemble_book`): what it
+    read is what the record it was made from says, its pictures are the ones it shows now."""
+    from dataclasses import replace
+
+    keys = {entity_id: found.key if (found := pictures.find(entity_id)) is not None else ""
+            for entity_id in record.pictures}
+    replace(record, pictures=keys, pdf=str(finished.pdf), used=_used(finished, settings),
+            plan=finished.plan).save(record_path(model, settings, cache_dir))
+
+
+def _used(finished, settings: dict) -> tuple[str, ...]:
+    return (*finished.files, *([str(booklet_of(finished.pdf))] if settings["booklet"] else ()))
 
 
 def record_path(model: Model, settings: dict, cache_dir: Path) -> Path:

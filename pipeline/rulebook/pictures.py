@@ -53,6 +53,14 @@ def pixels(width_mm: float) -> int:
     return math.ceil(width_mm / 25.4 * DPI)
 
 
+class Signal(Protocol):
+    """What tells the book that the card build has drawn every face (a process's `Event`)."""
+
+    def is_set(self) -> bool: ...
+
+    def wait(self, timeout: float | None = None) -> bool: ...
+
+
 class Pictures(Protocol):
     def find(self, entity_id: str) -> Picture | None: ...
 
@@ -148,14 +156,14 @@ class FacePictures:
     size did."""
 
     def __init__(self, model: Model, lang: str, cache_dir: Path, *, proof: bool = False,
-                 faces_ready: Callable[[], bool] | None = None, workers: int = 1,
+                 faces_drawn: Signal | None = None, workers: int = 1,
                  print_set: PrintSet | Callable[[], PrintSet] | None = None):
         """`print_set`: the card build's (`cards.prepare`, with the same `proof`), or what gives
         it once the card build has worked it out, when the book is made beside the cards;
         else it is worked out here. It is needed on the first picture, not before."""
         self.model, self.lang, self.cache_dir, self.proof = model, lang, Path(cache_dir), proof
         self._print_set = print_set
-        self.faces_ready = faces_ready  # True once another process has drawn every face
+        self.faces_drawn = faces_drawn  # set once another process has drawn every face
         self.workers = workers  # processes for the faces this book draws itself
 
     @cached_property
@@ -230,15 +238,18 @@ class FacePictures:
 
     def render(self, pictures: list[Picture], wait: float = 600.0) -> None:
         """Make sure every picture's face is drawn: wait while the card build draws them
-        (`faces_ready`), then draw in this process whatever is still missing (the faces of the
-        whole language: a deck's type size depends on all its cards)."""
+        (until `faces_drawn` is set, looking at what it has drawn every `POLL` seconds), then
+        draw in this process whatever is still missing (the faces of the whole language: a
+        deck's type size depends on all its cards)."""
+        import pypdfium2  # noqa: F401 - the rasters' (0.06 s), imported while the faces are drawn
+
         from pipeline.cards.render import ArtIndex, render_faces
 
         deadline = time.monotonic() + wait
         missing = [p for p in pictures if not self.available(p)]
-        while missing and self.faces_ready is not None and not self.faces_ready() \
+        while missing and self.faces_drawn is not None and not self.faces_drawn.is_set() \
                 and time.monotonic() < deadline:
-            time.sleep(POLL)
+            self.faces_drawn.wait(POLL)
             index = ArtIndex(self.settings)  # read once a look: it holds hundreds of faces
             missing = [p for p in missing if self._drawn(p, index) is None]
         if missing:

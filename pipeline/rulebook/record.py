@@ -31,7 +31,7 @@ PROJECT_FOLDERS = ("pipeline", "engine", "templates", "schemas", "assets")
 LIBRARIES = ("weasyprint", "pydyf", "fonttools", "pypdf", "pypdfium2", "pillow", "reportlab",
              "jinja2", "markdown-it-py")
 EVERY = "*"  # a kind read whole: every entity of the model
-VERSION = "2"
+VERSION = "3"
 
 
 def _sha(*parts: str) -> str:
@@ -184,12 +184,50 @@ class RecordingPictures:
 
 
 @dataclass(frozen=True)
+class Reassembly:
+    """What assembling a finished book's laid-out units again takes, with other pictures of
+    the same components: kept in the book's record, so that an edit that changes only pictures
+    the book shows assembles the book without composing or laying out anything
+    (`render.reassemble`). `shown`: (picture URL path, entity id, raster width, aspect) of each
+    picture; the aspect sets the height the units were laid out with."""
+
+    base: str
+    title: str
+    lang: str
+    units: tuple[str, ...]  # the unit keys in book order (`units/KEY.json` in the cache)
+    shown: tuple[tuple[str, str, int, float], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"base": self.base, "title": self.title, "lang": self.lang,
+                "units": list(self.units), "shown": [list(s) for s in self.shown]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Reassembly:
+        """The plan kept in a record (`ValueError` if it is not one)."""
+        try:
+            shown = tuple((str(p), str(e), int(px), float(a)) for p, e, px, a in data["shown"])
+            return cls(str(data["base"]), str(data["title"]), str(data["lang"]),
+                       tuple(map(str, data["units"])), shown)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"not a reassembly plan: {exc}") from None
+
+    def fits(self, pictures: Any) -> bool:
+        """Every picture is still there, at the aspect the units were laid out with."""
+        for _, entity_id, _, aspect in self.shown:
+            found = pictures.find(entity_id)
+            if found is None or found.aspect != aspect:
+                return False
+        return True
+
+
+@dataclass(frozen=True)
 class BookRecord:
     files: str  # digest of every file the book reads, and of its settings
     read: Mapping[str, str]  # what it read of the model (`read_digest`'s names): its digest
     pictures: Mapping[str, str]
     pdf: str  # the finished book in the cache
     used: tuple[str, ...] = ()  # every cache file it is made of (kept while it is reused)
+    plan: Reassembly | None = None  # its units and pictures, to assemble it with new pictures
 
     def save(self, path: Path) -> None:
         from pipeline.fsutil import cache_write
@@ -197,7 +235,8 @@ class BookRecord:
         cache_write(path, json.dumps({"version": VERSION, "files": self.files,
                                       "read": dict(self.read),
                                       "pictures": dict(self.pictures), "pdf": self.pdf,
-                                      "used": list(self.used)},
+                                      "used": list(self.used),
+                                      "plan": self.plan.to_json() if self.plan else None},
                                      sort_keys=True))
 
     @classmethod
@@ -206,8 +245,9 @@ class BookRecord:
             data = json.loads(path.read_text(encoding="utf-8"))
             if data.get("version") != VERSION:
                 return None
+            plan = Reassembly.from_json(data["plan"]) if data.get("plan") else None
             return cls(data["files"], data["read"], data["pictures"], data["pdf"],
-                       tuple(data["used"]))
+                       tuple(data["used"]), plan)
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
 
@@ -215,6 +255,17 @@ class BookRecord:
         """The files, and everything the book read of the model, are as they were."""
         return files == self.files and all(read_digest(model, name) == digest
                                            for name, digest in self.read.items())
+
+    def reassembles(self, pictures: Any) -> bool:
+        """The book can be assembled again with the pictures as they are now, nothing composed
+        or laid out: it has a plan, every component it looked up a picture for still has one
+        or still has none, and each picture it shows has the aspect it was laid out with."""
+        if self.plan is None:
+            return False
+        for entity_id, key in self.pictures.items():
+            if (pictures.find(entity_id) is None) != (key == ""):
+                return False
+        return self.plan.fits(pictures)
 
     def pictures_hold(self, pictures: Any) -> bool:
         """Every picture the book looked up has the key it had (and the book is still there)."""

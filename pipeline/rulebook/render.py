@@ -34,6 +34,7 @@ from urllib.parse import unquote
 from pipeline.rulebook.book import PROJECT_ROOT, TEMPLATES, Composed, Unit
 from pipeline.rulebook.layout import LaidOut, UnitJob, lay_out
 from pipeline.rulebook.pictures import Pictures, raster_file, raster_path
+from pipeline.rulebook.record import Reassembly
 from pipeline.rulebook.views import PICTURES_URL
 
 HERE = Path(__file__).resolve().parent
@@ -69,6 +70,8 @@ class Finished:
     rounds: int
     cached: bool  # the assembled book itself came from the cache
     files: tuple[str, ...] = ()  # every cache file the book is made of (kept while it is used)
+    plan: Reassembly | None = None  # how to assemble the same units with other pictures
+
 
 
 class PageMap:
@@ -200,10 +203,6 @@ class BookRenderer:
         no build has laid out is laid out unit by unit in book order (`_in_order`): fewer
         layouts, but the book's units one at a time, worth it when the workers have a book
         each; otherwise its first round lays every unit out at once on guessed numbers."""
-        from pipeline.cards.prune import mark_used
-        from pipeline.fsutil import cache_write
-        from pipeline.rulebook.assemble import assemble
-
         units = list(self.composed.units)
         with ThreadPoolExecutor(1, thread_name_prefix="relic-rasters") as beside:
             # the pictures do not depend on the layout: rasterized while the workers lay out
@@ -211,20 +210,15 @@ class BookRenderer:
             laid, made, rounds = self._lay_out(units, executor, progress, in_order)
             rasters = rastering.result()
         ordered = [laid[u.name] for u in units]
-        shown = [f"{p}={self.composed.pictures[p][0].key}" for p in sorted(rasters)]
-        key = _sha(self.base, "book", self.composed.title, self.composed.lang,
-                   *(u.key for u in ordered), *shown)
-        book = self.root / "books" / f"{key}.pdf"
-        hit = book.is_file()
-        if hit:
-            mark_used(book)
-        else:
-            cache_write(book, assemble(ordered, self.composed.title, self.composed.lang,
-                                       {f"file://{p}": f for p, f in rasters.items()}))
-        units_dir = self.root / "units"
-        files = (str(book), str(self.map_file), *(str(p) for p in rasters.values()),
-                 *(f for unit in ordered for f in (unit.pdf, str(units_dir / f"{unit.key}.json"))))
-        return Finished(book, len(units), made, rounds, hit, files)
+        pictures = self.composed.pictures
+        plan = Reassembly(self.base, self.composed.title, self.composed.lang,
+                          tuple(u.key for u in ordered),
+                          tuple((p, pictures[p][0].entity_id, pictures[p][1], pictures[p][0].aspect)
+                                for p in sorted(rasters)))
+        book, hit = _assembled(self.root, plan, ordered,
+                               {p: pictures[p][0].key for p in rasters}, rasters)
+        return Finished(book, len(units), made, rounds, hit,
+                        _files(self.root, book, self.map_file, ordered, rasters), plan)
 
     def _lay_out(self, units: list[Unit], executor: Executor | None,
                  progress: Callable[[int, int, int], None] | None,
@@ -305,6 +299,67 @@ class BookRenderer:
             if fresh:
                 pool.tick(progress, pool.count)
         return pool.count
+
+
+def reassemble(plan: Reassembly, pictures: Pictures, cache_dir: Path,
+               book_id: str) -> Finished | None:
+    """The book of `plan` with the pictures as they are now (waiting while the card build
+    draws the faces still missing), its units from the cache; None when a unit is no longer
+    there (the book is then made as usual)."""
+    from pipeline.rulebook import assemble  # noqa: F401 - pikepdf's import (0.07 s): before
+    # waiting for the faces the card build draws
+
+    root = Path(cache_dir) / "rulebook"
+    ordered = []
+    for key in plan.units:
+        found = LaidOut.load(root / "units" / f"{key}.json")
+        if found is None:
+            return None
+        ordered.append(found)
+    now = {}
+    for path, entity_id, px, _ in plan.shown:
+        picture = pictures.find(entity_id)
+        if picture is None:
+            return None
+        now[path] = (picture, px)
+    missing = [picture for picture, px in now.values()
+               if not raster_path(picture, px, root).is_file() and not pictures.available(picture)]
+    if missing:
+        pictures.render(missing)
+    rasters = {path: raster_file(pictures, picture, px, root)
+               for path, (picture, px) in now.items()}
+    book, hit = _assembled(root, plan, ordered,
+                           {path: picture.key for path, (picture, _) in now.items()}, rasters)
+    return Finished(book, len(ordered), 0, 0, hit,
+                    _files(root, book, map_file(root, book_id), ordered, rasters), plan)
+
+
+def _assembled(root: Path, plan: Reassembly, ordered: list[LaidOut], keys: Mapping[str, str],
+               rasters: Mapping[str, Path]) -> tuple[Path, bool]:
+    """The book of the laid-out units with these pictures (picture URL path -> its key, its
+    raster), from the cache or assembled into it: (its PDF, whether the cache had it)."""
+    from pipeline.cards.prune import mark_used
+    from pipeline.fsutil import cache_write
+    from pipeline.rulebook.assemble import assemble
+
+    shown = [f"{p}={keys[p]}" for p in sorted(rasters)]
+    key = _sha(plan.base, "book", plan.title, plan.lang, *(u.key for u in ordered), *shown)
+    book = root / "books" / f"{key}.pdf"
+    hit = book.is_file()
+    if hit:
+        mark_used(book)
+    else:
+        cache_write(book, assemble(ordered, plan.title, plan.lang,
+                                   {f"file://{p}": f for p, f in rasters.items()}))
+    return book, hit
+
+
+def _files(root: Path, book: Path, page_map: Path, ordered: list[LaidOut],
+           rasters: Mapping[str, Path]) -> tuple[str, ...]:
+    """Every cache file a finished book is made of."""
+    units_dir = root / "units"
+    return (str(book), str(page_map), *(str(p) for p in rasters.values()),
+            *(f for unit in ordered for f in (unit.pdf, str(units_dir / f"{unit.key}.json"))))
 
 
 class _Pool:

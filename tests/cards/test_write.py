@@ -105,3 +105,34 @@ def test_files_are_dealt_into_shares_of_about_equal_weight() -> None:
     shares = write._shares(jobs, 2)
     assert [[w for _, w in share] for share in shares] == [[9, 5, 1], [7, 6, 4]]
     assert [len(s) for s in write._shares(jobs[:1], 2)] == [1, 0]
+
+
+def test_the_drawn_hook_sees_every_face_in_the_cache_before_any_file_is_written(
+        mini_model: Model, tmp_path: Path) -> None:
+    """`build(drawn=...)` is called once every face is drawn and in the render cache (a book
+    made beside the cards takes its pictures from there), before the writers start."""
+    from dataclasses import replace
+
+    from pipeline.cards import prepare
+    from pipeline.cards.render import RenderSettings, lookup
+
+    options = BuildOptions(out_root=tmp_path / "out", cache_dir=tmp_path / "cache",
+                           langs=("ru",), workers=2)
+    seen: list[tuple[int, int, bool]] = []
+
+    def drawn() -> None:
+        print_set = prepare(mini_model, options)
+        components = print_set.expanded["ru"]
+        base = RenderSettings.of(print_set.profile, components, "ru",
+                                 charset=print_set.charset,
+                                 pack_root=str(mini_model.pack.root.resolve()),
+                                 cache_dir=str(options.cache_dir.resolve()), png=False)
+        settings = replace(base, salt=base.key())
+        faces = list(components.faces.values())
+        found = sum(lookup(face, faces, settings) is not None for face in faces)
+        seen.append((found, len(faces), (tmp_path / "out").exists()))
+
+    build(mini_model, options, drawn=drawn)
+    assert seen and seen[0][0] == seen[0][1] > 0, seen  # every face, from the cache
+    assert seen == [(seen[0][0], seen[0][1], False)]  # once, and no file written yet
+    assert (tmp_path / "out" / "ru").is_dir()

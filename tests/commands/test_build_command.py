@@ -132,8 +132,10 @@ def test_a_book_laid_out_in_book_order_is_the_book_laid_out_in_rounds(tmp_path: 
 def test_a_card_the_book_only_pictures_changes_its_picture_without_a_layout(
         tmp_path: Path) -> None:
     """The zombie's text is on its card, which the book shows, but not in the book's words:
-    no part is laid out again, the new picture is in the book, and the book has the very bytes
-    a cold build of the edited pack gives."""
+    the en book is assembled again from its record with the new picture (nothing composed or
+    laid out), the ru book, whose picture is the same, comes from the cache, and the en book
+    has the very bytes a cold build of the edited pack gives. Once the cache has lost the laid
+    out parts, the record cannot give the book: it is made as usual, to the same bytes."""
     pack = pack_with_book(tmp_path)
     assert relic(*build_args(pack, tmp_path)).returncode == 0
     book = tmp_path / "out" / "en" / "rulebook.pdf"
@@ -142,13 +144,23 @@ def test_a_card_the_book_only_pictures_changes_its_picture_without_a_layout(
               "en: \"Restless dead :skull:.\"")
     edited = relic(*build_args(pack, tmp_path))
     assert edited.returncode == 0, edited.stderr
-    assert "en/rulebook.pdf (0 of 4 parts laid out, 1 round" in edited.stderr
+    assert "en/rulebook.pdf (new pictures put in, nothing composed or laid out" in edited.stderr
+    assert "ru/rulebook.pdf (from the cache" in edited.stderr
     assert book.read_bytes() != first
     cold = tmp_path / "cold"
     fresh = relic("build", "--pack", pack.name, "--content", str(pack.parent), "--out",
                   str(cold / "out"), "--cache", str(cold / "cache"), "--jobs", "2")
     assert fresh.returncode == 0, fresh.stderr
     assert (cold / "out" / "en" / "rulebook.pdf").read_bytes() == book.read_bytes()
+
+    shutil.rmtree(tmp_path / "cache" / "rulebook" / "units")
+    set_value(pack / "monsters.yaml", "en: \"Restless dead :skull:.\"",
+              "en: \"Walking dead :skull:.\"")
+    back = relic(*build_args(pack, tmp_path))
+    assert back.returncode == 0, back.stderr
+    assert "new pictures put in" not in back.stderr
+    assert "en/rulebook.pdf (4 of 4 parts laid out" in back.stderr, back.stderr
+    assert book.read_bytes() == first
 
 
 def test_a_refused_picture_in_the_prose_fails_check_and_build_at_its_place(

@@ -11,6 +11,7 @@ import pytest
 from pipeline.rulebook.pictures import Picture
 from pipeline.rulebook.record import (
     BookRecord,
+    Reassembly,
     RecordingModel,
     RecordingPictures,
     files_digest,
@@ -86,12 +87,13 @@ def test_the_files_digest_follows_the_rules_not_the_entities(pack: Path) -> None
 
 
 class _Pictures:
-    def __init__(self, keys: dict[str, str | None]):
+    def __init__(self, keys: dict[str, str | None], aspect: float = 1.4):
         self.keys = keys
+        self.aspect = aspect
 
     def find(self, entity_id: str) -> Picture | None:
         key = self.keys.get(entity_id)
-        return Picture(entity_id, key, 1.4) if key else None
+        return Picture(entity_id, key, self.aspect) if key else None
 
 
 def test_pictures_hold_while_their_keys_and_files_do(tmp_path: Path) -> None:
@@ -111,11 +113,38 @@ def test_pictures_hold_while_their_keys_and_files_do(tmp_path: Path) -> None:
     assert not record.pictures_hold(_Pictures({"zombie": "k1"}))
 
 
+PLAN = Reassembly("base", "Title", "en", ("unit-1", "unit-2"),
+                  (("/relic-pictures/zombie-260.png", "zombie", 260, 1.4),))
+
+
+def test_a_book_whose_pictures_changed_alone_is_assembled_again_only_as_it_was_laid_out(
+        ) -> None:
+    """The record of a book that showed the zombie (and looked for the ghost's picture, which
+    the pack does not print) can be assembled again with a new zombie picture of the same
+    aspect; not when the ghost gets a picture (the book would show it), when the zombie loses
+    its own or changes its aspect (the units were laid out with its height), nor without a
+    plan."""
+    record = BookRecord("files", {}, {"zombie": "k1", "ghost": ""}, "/b.pdf", (), PLAN)
+    assert record.reassembles(_Pictures({"zombie": "k2"}))
+    assert record.reassembles(_Pictures({"zombie": "k1"}))
+    assert not record.reassembles(_Pictures({"zombie": "k2", "ghost": "k3"}))
+    assert not record.reassembles(_Pictures({}))
+    assert not record.reassembles(_Pictures({"zombie": "k2"}, aspect=0.7))
+    assert not BookRecord("files", {}, {"zombie": "k1"}, "/b.pdf").reassembles(
+        _Pictures({"zombie": "k2"}))
+
+
 def test_a_record_survives_the_cache_and_a_damaged_one_is_none(tmp_path: Path) -> None:
     record = BookRecord("files", {"id:den": "lair"}, {"zombie": "k"}, "/b.pdf", ("/u.pdf",))
     path = tmp_path / "record.json"
     record.save(path)
     assert BookRecord.load(path) == record
+    planned = BookRecord("files", {}, {"zombie": "k"}, "/b.pdf", ("/u.pdf",), PLAN)
+    planned.save(path)
+    assert BookRecord.load(path) == planned
+    path.write_text(path.read_text(encoding="utf-8").replace('"base"', '"bass"'),
+                    encoding="utf-8")
+    assert BookRecord.load(path) is None  # a plan that is not one: the book is made again
     path.write_text("{not json", encoding="utf-8")
     assert BookRecord.load(path) is None
     assert BookRecord.load(tmp_path / "none.json") is None
