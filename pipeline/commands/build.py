@@ -578,6 +578,7 @@ class Books:
         if self.process.is_alive():
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.terminate()  # (a process stopped before it led its own group)
         self.process.join(timeout=5)
 
 
