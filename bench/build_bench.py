@@ -12,8 +12,10 @@
    rendered once however many copies print it).
 2. The one-card edit, with the plain `relic build --pack catacombs --lang ru` (rulebook
    included): a cold build, then one number changed on a card the book does not print (the
-   rockfall event's health loss), then one the book prints (the zombie's health, in its stat
-   block). Each edit's wall time as a share of the cold build (target <= 10%).
+   rockfall event's health loss), then on a card the book shows as a picture but does not
+   quote (the lantern's action cost, in its text), then on one the book prints (the zombie's
+   health, in its stat block). Each edit's wall time as a share of the cold build (target
+   <= 10%).
 3. A generated pack of N distinct cards (no rulebook), cold and after a one-card edit.
 
 Both trees are byte-compiled first, as their installs do. Every build is a fresh `relic`
@@ -164,6 +166,12 @@ EDITS = {
         ("cards.yaml", r"(- id: rockfall\n.*?ru: \"Все герои на этой площадке теряют )(\d+)"),
         ("cards.yaml", r"(- id: rockfall\n.*?en: \"Every hero on this tile loses )(\d+)"),
         ("cards.yaml", r"(- id: rockfall\n.*?outcome: \{health: -)(\d+)")],
+    # pictured in the book, not quoted: the lantern's action cost, in the text of its card
+    # (the book's table of items shows other fields, and its chapter on setup a picture of
+    # every item card)
+    "an item card the book pictures, not quotes (lantern: its text)": [
+        ("items.yaml", r"(- id: lantern\n.*?ru: \"Дальнозоркость — за )(\d+)"),
+        ("items.yaml", r"(- id: lantern\n.*?en: \"Far-seeing — for )(\d+)")],
     # printed in the book: the zombie's health, in its stat block (and on its card, pictured)
     "a monster the book prints (zombie: health)": [
         ("monsters.yaml", r"(\n- id: zombie\n(?:  .*\n)*?  stats:\n    speed: \d+\n"
