@@ -14,7 +14,9 @@ so that each unit's first page and the pages it points back to are known, and on
 that point forward are laid out twice. Every later round lays out only the units
 whose numbers changed, and the book is done when a round changes none. An edit that leaves
 the book's HTML and pictures alone costs one HTML rendering and cache lookups; an edit inside
-one chapter lays out that chapter alone, unless it moves pages.
+one chapter lays out that chapter alone, unless it moves pages. A book whose record says that
+only pictures changed is not composed at all: `reassemble` takes its laid-out units from the
+cache and assembles them with the new pictures.
 """
 
 from __future__ import annotations
