@@ -75,7 +75,6 @@ class Finished:
     plan: Reassembly | None = None  # how to assemble the same units with other pictures
 
 
-
 class PageMap:
     """Where every unit starts and every anchor is, in printed page numbers."""
 
@@ -140,25 +139,10 @@ class BookRenderer:
         self.map_file = map_file(self.root, book_id)
         self.base = _sha(code_key(), self.charset)
 
-    def missing(self, paths: list[str]) -> list[Any]:
-        """The pictures at `paths` that can be neither found rasterized nor rasterized now."""
-        out = []
-        for path in paths:
-            picture, px = self.composed.pictures[path]
-            if not raster_path(picture, px, self.root).is_file() and \
-                    not self.pictures.available(picture):
-                out.append(picture)
-        return out
-
     def rasters(self, units: list[Unit]) -> dict[str, Path]:
-        """Picture URL path -> its raster file, for every picture the units show: waits while
-        the card build draws the faces still missing (or draws them)."""
+        """Picture URL path -> its raster file, for every picture the units show."""
         paths = sorted({p for u in units for p in u.pictures})
-        missing = self.missing(paths)
-        if missing:
-            self.pictures.render(missing)
-        return {p: raster_file(self.pictures, *self.composed.pictures[p], self.root)
-                for p in paths}
+        return _rasters(self.pictures, {p: self.composed.pictures[p] for p in paths}, self.root)
 
     def files(self, unit: Unit) -> dict[str, str]:
         """Picture URL path -> the placeholder the unit is laid out with."""
@@ -308,8 +292,8 @@ def reassemble(plan: Reassembly, pictures: Pictures, cache_dir: Path,
     """The book of `plan` with the pictures as they are now (waiting while the card build
     draws the faces still missing), its units from the cache; None when a unit is no longer
     there (the book is then made as usual)."""
-    from pipeline.rulebook import assemble  # noqa: F401 - pikepdf's import (0.07 s): before
-    # waiting for the faces the card build draws
+    # pikepdf's import (0.07 s) before waiting for the faces the card build draws
+    from pipeline.rulebook import assemble  # noqa: F401
 
     root = Path(cache_dir) / "rulebook"
     ordered = []
@@ -324,16 +308,23 @@ def reassemble(plan: Reassembly, pictures: Pictures, cache_dir: Path,
         if picture is None:
             return None
         now[path] = (picture, px)
-    missing = [picture for picture, px in now.values()
-               if not raster_path(picture, px, root).is_file() and not pictures.available(picture)]
-    if missing:
-        pictures.render(missing)
-    rasters = {path: raster_file(pictures, picture, px, root)
-               for path, (picture, px) in now.items()}
+    rasters = _rasters(pictures, now, root)
     book, hit = _assembled(root, plan, ordered,
                            {path: picture.key for path, (picture, _) in now.items()}, rasters)
     return Finished(book, len(ordered), 0, 0, hit,
                     _files(root, book, map_file(root, book_id), ordered, rasters), plan)
+
+
+def _rasters(pictures: Pictures, shown: Mapping[str, tuple[Any, int]],
+             root: Path) -> dict[str, Path]:
+    """Picture URL path -> its raster file, for each (picture, width) shown: waits while the
+    card build draws the faces still missing (or draws them)."""
+    missing = [picture for picture, px in shown.values()
+               if not raster_path(picture, px, root).is_file() and not pictures.available(picture)]
+    if missing:
+        pictures.render(missing)
+    return {path: raster_file(pictures, picture, px, root)
+            for path, (picture, px) in shown.items()}
 
 
 def _assembled(root: Path, plan: Reassembly, ordered: list[LaidOut], keys: Mapping[str, str],
