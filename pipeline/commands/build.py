@@ -580,6 +580,10 @@ class Books:
                 os.killpg(self.process.pid, signal.SIGTERM)
             self.process.terminate()  # (a process stopped before it led its own group)
         self.process.join(timeout=5)
+        # A print set the book process did not read whole (it was stopped, or it needed no
+        # picture) would keep the queue's feeder thread writing into a pipe nobody reads, and
+        # this process would wait for that thread when it exits: never.
+        self.inbox.cancel_join_thread()
 
 
 def _books_process(model: Model, langs: tuple[str, ...], settings: dict[str, Any],

@@ -489,3 +489,26 @@ def test_the_held_layout_worker_is_released_by_a_part_more_than_the_warm_ones_ta
     build._RELEASE.set()
     waiting.join(5)
     assert not waiting.is_alive()
+
+
+def test_a_print_set_the_book_process_never_read_does_not_hold_up_the_exit(
+        tmp_path: Path) -> None:
+    """The build sends the book process its print set before the cards are built. When the
+    card build fails (a text too long for its box), the book process is stopped before it
+    reads it, and a print set larger than a pipe holds stayed half-written: the build printed
+    its error and then waited at exit, forever, for the queue's thread writing it."""
+    script = (
+        "import argparse\n"
+        "from pathlib import Path\n"
+        "from pipeline.commands.build import Books\n"
+        "from pipeline.stages import load_model\n"
+        f"model = load_model(Path({str(FIXTURE)!r}))\n"
+        "args = argparse.Namespace(rulebook_paper=None, proof=False, booklet=False)\n"
+        f"books = Books.start(model, (), args, Path({str(tmp_path / 'cache')!r}), 1, warm=0)\n"
+        "books.give(b'x' * 1_000_000)  # more than a pipe holds, and never read\n"
+        "books.stop()\n"
+        "print('stopped', flush=True)\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "stopped"
