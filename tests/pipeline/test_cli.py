@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 from pathlib import Path
@@ -210,3 +211,60 @@ def test_a_reader_that_goes_away_ends_relic_quietly() -> None:
     err = process.stderr.read().decode()
     assert process.wait(timeout=60) == 141, err
     assert "internal" not in err and "Traceback" not in err
+
+
+def test_a_second_ctrl_c_ends_the_program_at_once_with_its_processes() -> None:
+    """Ctrl-C stops the work with a KeyboardInterrupt, and the program cleans up as it unwinds;
+    when that cleanup waits for ever (a build interrupted twice while writing waited at exit
+    for a writer its shutdown had left waiting for work), a second Ctrl-C ends the program at
+    once, with exit code 130, and ends the processes it started."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    script = (
+        "import multiprocessing, time\n"
+        "from pipeline.cli import on_interrupt\n"
+        "on_interrupt()\n"
+        "child = multiprocessing.get_context('fork').Process(target=time.sleep, args=(600,))\n"
+        "child.start()\n"
+        "print(child.pid, flush=True)\n"
+        "try:\n"
+        "    time.sleep(600)  # the work, which the first Ctrl-C stops\n"
+        "except KeyboardInterrupt:\n"
+        "    print('cleaning up', flush=True)\n"
+        "    child.join()  # a cleanup that never ends\n")
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen([sys.executable, "-c", script], cwd=root, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    child = None
+    try:
+        child = int(proc.stdout.readline())
+        proc.send_signal(signal.SIGINT)
+        assert proc.stdout.readline().strip() == "cleaning up"
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=20) == cli.EXIT_INTERRUPTED, proc.stderr.read()
+        assert _ended(child), "the program's child process outlived it"
+    finally:
+        proc.kill()
+        proc.wait()
+        if child is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(child, signal.SIGKILL)
+
+
+def _ended(pid: int, wait: float = 5.0) -> bool:
+    """The process is gone, or killed and not yet reaped by whoever adopted it."""
+    import time
+
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+                if stat.read().rsplit(") ", 1)[1].startswith("Z"):
+                    return True
+        except FileNotFoundError:
+            return True
+        time.sleep(0.05)
+    return False
