@@ -379,7 +379,7 @@ def _pictures_hold(model: Model, records: dict[str, Any], args: argparse.Namespa
     from pipeline.rulebook import FacePictures
 
     return all(record.pictures_hold(FacePictures(model, lang, cache_dir, proof=args.proof,
-                                                 print_set=print_set))
+                                                 print_set=print_set), model)
                for lang, record in records.items())
 
 

@@ -81,11 +81,12 @@ def prepare(model: Model, lang: str, *, paper: str = "a5", proof: bool = False,
     """The book checked and composed (`book.Composed`), or `RelicError` with every problem:
     unresolved references, refused pictures, missing glyphs, missing chapters."""
     from pipeline.rulebook import book as bk
+    from pipeline.rulebook.page import PAPERS
 
     pack_root = model.pack.root
-    if paper not in bk.PAPERS:
+    if paper not in PAPERS:
         raise RelicError([error("rulebook-paper", f"unknown paper '{paper}' for the rulebook "
-                                f"(papers: {', '.join(bk.PAPERS)})", Span(str(pack_root)))])
+                                f"(papers: {', '.join(PAPERS)})", Span(str(pack_root)))])
     parsed = bk.parse_book(pack_root, lang)
     if not parsed.chapters:
         raise RelicError([error("rulebook-missing", f"no rulebook chapters for '{lang}'",
@@ -130,10 +131,11 @@ def reassemble_book(record, model: Model, settings: dict, cache_dir: Path,
     when the record cannot be assembled again (the book is then made as usual)."""
     from pipeline.rulebook.render import reassemble
 
-    if not record.reassembles(pictures):
+    if not record.reassembles(pictures, model):
         return None
     finished = reassemble(record.plan, pictures, cache_dir,
-                          book_id(model, settings["lang"], settings["paper"], settings["proof"]))
+                          book_id(model, settings["lang"], settings["paper"], settings["proof"]),
+                          model)
     return _folded(finished, settings["booklet"]) if finished is not None else None
 
 

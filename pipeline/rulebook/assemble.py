@@ -43,7 +43,7 @@ def assemble(units: Sequence[LaidOut], title: str, lang: str,
         pages = list(book.pages)
         for page in pages:
             _drop(page.obj, Name.Annots)
-        _put_pictures(pages, pictures or {})
+        _put_pictures(book, sources, pages, pictures or {})
         _share_identical(pages)
         heights = [float(page.mediabox[3]) - float(page.mediabox[1]) for page in pages]
         anchors = {name: (start + n, x, y) for unit, start in zip(units, starts, strict=True)
@@ -72,10 +72,12 @@ def _drop(obj: pikepdf.Object, *names: Name) -> None:
             del obj[name]
 
 
-def _put_pictures(pages: Sequence[pikepdf.Page], pictures: Mapping[str, Path]) -> None:
-    """Every placeholder image becomes its picture. WeasyPrint names an image XObject
-    `i<md5 of its URL><interpolate>`, so the name says which picture a placeholder stands
-    for. A picture shown by several units goes in once (`_share_identical`)."""
+def _put_pictures(book: pikepdf.Pdf, sources: ExitStack, pages: Sequence[pikepdf.Page],
+                  pictures: Mapping[str, Path]) -> None:
+    """Every placeholder image becomes its picture, or its drawing (a `.pdf`: a block drawn
+    apart). WeasyPrint names an image XObject `i<md5 of its URL><interpolate>`, so the name
+    says which picture a placeholder stands for. A picture shown by several units goes in
+    once (`_share_identical`)."""
     by_name = {hashlib.md5(url.encode(), usedforsecurity=False).hexdigest(): path
                for url, path in pictures.items()}
     done: set[tuple[int, int]] = set()
@@ -87,7 +89,29 @@ def _put_pictures(pages: Sequence[pikepdf.Page], pictures: Mapping[str, Path]) -
             if path is None or not stream.is_indirect or stream.objgen in done:
                 continue
             done.add(stream.objgen)
-            _write_picture(stream, Path(path))
+            if Path(path).suffix == ".pdf":
+                _write_drawing(book, sources.enter_context(pikepdf.open(path)), stream)
+            else:
+                _write_picture(stream, Path(path))
+
+
+def _write_drawing(book: pikepdf.Pdf, drawn: pikepdf.Pdf, stream: pikepdf.Stream) -> None:
+    """The drawing's one page into the image stream, which becomes a form: the page paints
+    the placeholder on the unit square its box is mapped to, so the form maps the drawing's
+    page onto that square. Its text stays text, in the drawing's own font subsets."""
+    page = drawn.pages[0]
+    x0, y0, x1, y1 = (float(v) for v in page.mediabox)
+    width, height = x1 - x0, y1 - y0
+    content = page.as_form_xobject().read_bytes()
+    _drop(stream, Name.Width, Name.Height, Name.ColorSpace, Name.BitsPerComponent,
+          Name.DecodeParms, Name.SMask, Name.Decode, Name.Mask, Name.Interpolate, Name.Intent)
+    stream.Subtype = Name.Form
+    stream.BBox = Array([0, 0, 1, 1])
+    stream.Resources = book.copy_foreign(drawn.make_indirect(page.obj.Resources))
+    # the scale as the content's first operator (not the form's /Matrix: text extraction
+    # that ignores it would see every word of the drawing on a line of its own)
+    scale = f"{1 / width:.8f} 0 0 {1 / height:.8f} {-x0 / width:.8f} {-y0 / height:.8f} cm\n"
+    stream.write(zlib.compress(scale.encode() + content), filter=Name.FlateDecode)
 
 
 def _write_picture(stream: pikepdf.Stream, path: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from html import escape
 from pathlib import Path
@@ -18,7 +18,7 @@ from markupsafe import Markup
 from pipeline.diagnostics import Diagnostic, Span, error, relative, warning
 from pipeline.loader import try_load
 from pipeline.model import Model
-from pipeline.rulebook import columns, views
+from pipeline.rulebook import columns, page, views
 from pipeline.rulebook import references as refs_mod
 from pipeline.rulebook.glyphs import FONTS
 from pipeline.rulebook.i18n import label, localized
@@ -40,7 +40,6 @@ TEMPLATES = PROJECT_ROOT / "templates" / "rulebook"
 GLOSSARY_LINE = re.compile(r"^[-*]\s+\*\*(.+?)\*\*")
 ENDINGS = {"ru": "аяоеиыуюйьё", "en": "e"}
 PLACEHOLDER_LEFT = re.compile(r"\{\{|\{%|\}\}|%\}")
-PAPERS = {"a5": "148mm 210mm", "a4": "210mm 297mm", "letter": "8.5in 11in"}
 INDEX_COLUMNS = {"a5": (32, 36), "a4": (48, 46), "letter": (45, 48)}
 """The index's two columns on each paper: the lines a page's column surely holds (a few less
 than it does, so that a long index reads down each page's columns in turn) and the characters
@@ -122,7 +121,8 @@ def decisions(pack_root: Path) -> dict[str, str]:
 def context(model: Model, book: Book, proof: bool = False, paper: str = "a5") -> Context:
     return Context(model, book.lang, environment(), book.sections, proof=proof,
                    decisions=decisions(model.pack.root),
-                   places={h.id: h.span for h in book.headings}, paper=paper)
+                   places={h.id: h.span for h in book.headings}, paper=paper,
+                   figures=views.Figures(measure=False))
 
 
 def validate(model: Model, book: Book) -> list[Diagnostic]:
@@ -259,6 +259,7 @@ class Composed:
     document: str  # book.html.j2 with PAGE_STYLE and BODY to fill
     units: tuple[Unit, ...]
     pictures: Mapping[str, tuple[Any, int]]  # picture URL path -> (Picture, width px)
+    drawn: Mapping[str, Any] = field(default_factory=dict)  # URL path -> `blocks.Block`
 
     @cached_property
     def characters(self) -> tuple[frozenset[str], frozenset[str]]:
@@ -359,12 +360,14 @@ def compose(model: Model, book: Book, *, paper: str = "a5", proof: bool = False,
         units.append(Unit("index", env.get_template("index.html.j2").render(
             **common, blocks=index_blocks(entries, paper))))
     document = env.get_template("book.html.j2").render(
-        lang=book.lang, title=title, proof=proof, page_size=PAPERS[paper], fonts=FONTS,
+        lang=book.lang, title=title, proof=proof, page_size=page.PAPERS[paper], fonts=FONTS,
         paper=paper, date=FIXED_DATE, labels=labels,
-        block_picture_mm=views.PICTURE_MM["block"],
-        base_font="9.5pt" if paper == "a5" else "10.5pt")
+        block_picture_mm=views.PICTURE_MM["block"], margins=page.MARGINS_MM[paper],
+        base_font=f"{page.BASE_FONT_PT[paper]}pt", block_em=page.BLOCK_EM,
+        block_border=page.BLOCK_BORDER_PT, block_padding=page.BLOCK_PADDING_EM,
+        picture_gap=page.PICTURE_GAP_MM)
     return Composed(book.lang, title, paper, proof, document, tuple(units),
-                    dict(figures.used))
+                    dict(figures.used), dict(figures.drawn))
 
 
 def index_blocks(entries: list[dict[str, Any]], paper: str) -> list[list[list[dict]]]:
@@ -393,7 +396,11 @@ def glyph_problems(model: Model, book: Book, composed: Composed) -> list[Diagnos
     from pipeline.rulebook.glyphs import check_glyphs
 
     sources = [(p.chapter.display, p.chapter.text) for p in book.parts]
-    return check_glyphs(composed.characters, FONTS, sources, model.pack.manifest.span())
+    text, symbols = composed.characters
+    # the words of the blocks drawn apart are checked as running text is, in every style of
+    # both families: stricter than the one family they are drawn in needs
+    text = text.union(*(block.text for block in composed.drawn.values()))
+    return check_glyphs((text, symbols), FONTS, sources, model.pack.manifest.span())
 
 
 def placeholders_left(html: str, display: str) -> list[Diagnostic]:

@@ -33,7 +33,7 @@ PROJECT_FOLDERS = ("pipeline", "engine", "templates", "schemas", "assets")
 LIBRARIES = ("weasyprint", "pydyf", "fonttools", "pypdf", "pypdfium2", "pillow", "reportlab",
              "jinja2", "markdown-it-py")
 EVERY = "*"  # a kind read whole: every entity of the model
-VERSION = "3"
+VERSION = "4"
 
 
 def _sha(*parts: str) -> str:
@@ -169,6 +169,12 @@ class RecordingModel:
         return {name: read_digest(self.model, name) for name in sorted(self.read)}
 
 
+def unrecorded(model: Any) -> Model:
+    """The model itself, not what a `RecordingModel` notes reads of (for what the book keeps
+    apart in its record: the blocks drawn apart)."""
+    return model.model if isinstance(model, RecordingModel) else model
+
+
 class RecordingPictures:
     """The book's pictures, noting the key of every one looked up ("" for none)."""
 
@@ -186,6 +192,33 @@ class RecordingPictures:
 
 
 @dataclass(frozen=True)
+class DrawnBlock:
+    """A block drawn apart (`blocks.py`) as a book's units were laid out with it: its URL
+    path, what it is, the height its placeholder has and the key of its words."""
+
+    path: str
+    spec: Any  # `blocks.BlockSpec`
+    height_mm: float
+    key: str
+
+    def to_json(self) -> list[Any]:
+        return [self.path, self.spec.to_json(), self.height_mm, self.key]
+
+    @classmethod
+    def from_json(cls, data: Any) -> DrawnBlock:
+        from pipeline.rulebook.blocks import BlockSpec
+
+        path, spec, height, key = data
+        return cls(str(path), BlockSpec.from_json(spec), float(height), str(key))
+
+    def now(self, model: Model) -> Any:
+        """The block as the model has it now (None: its entity is gone)."""
+        from pipeline.rulebook.views import drawn_block
+
+        return drawn_block(model, self.spec)
+
+
+@dataclass(frozen=True)
 class Reassembly:
     """What assembling a finished book's laid-out units again takes, with other pictures of
     the same components: kept in the book's record, so that an edit that changes only pictures
@@ -198,20 +231,44 @@ class Reassembly:
     lang: str
     units: tuple[str, ...]  # the unit keys in book order (`units/KEY.json` in the cache)
     shown: tuple[tuple[str, str, int, float], ...]
+    drawn: tuple[DrawnBlock, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"base": self.base, "title": self.title, "lang": self.lang,
-                "units": list(self.units), "shown": [list(s) for s in self.shown]}
+                "units": list(self.units), "shown": [list(s) for s in self.shown],
+                "drawn": [d.to_json() for d in self.drawn]}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Reassembly:
         """The plan kept in a record (`ValueError` if it is not one)."""
         try:
             shown = tuple((str(p), str(e), int(px), float(a)) for p, e, px, a in data["shown"])
+            drawn = tuple(DrawnBlock.from_json(d) for d in data["drawn"])
             return cls(str(data["base"]), str(data["title"]), str(data["lang"]),
-                       tuple(map(str, data["units"])), shown)
+                       tuple(map(str, data["units"])), shown, drawn)
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"not a reassembly plan: {exc}") from None
+
+    def drawings_hold(self, model: Model) -> bool:
+        """Every block drawn apart has the words it was drawn with."""
+        for drawn in self.drawn:
+            block = drawn.now(model)
+            if block is None or block.key != drawn.key:
+                return False
+        return True
+
+    def blocks_now(self, model: Model) -> dict[str, Any] | None:
+        """URL path -> each block drawn apart as the model has it now; None when one is gone
+        or no longer has the height its placeholder was laid out with."""
+        from pipeline.rulebook.blocks import height_mm
+
+        now = {}
+        for drawn in self.drawn:
+            block = drawn.now(model)
+            if block is None or (block.key != drawn.key and height_mm(block) != drawn.height_mm):
+                return None
+            now[drawn.path] = block
+        return now
 
     def fits(self, pictures: Any) -> bool:
         """Every picture is still there, at the aspect the units were laid out with."""
@@ -258,20 +315,24 @@ class BookRecord:
         return files == self.files and all(read_digest(model, name) == digest
                                            for name, digest in self.read.items())
 
-    def reassembles(self, pictures: Any) -> bool:
-        """The book can be assembled again with the pictures as they are now, nothing composed
-        or laid out: it has a plan, every component it looked up a picture for still has one
-        or still has none, and each picture it shows has the aspect it was laid out with."""
+    def reassembles(self, pictures: Any, model: Model) -> bool:
+        """The book can be assembled again with the pictures and the blocks drawn apart as
+        they are now, nothing composed or laid out: it has a plan, every component it looked
+        up a picture for still has one or still has none, each picture it shows has the aspect
+        it was laid out with, and each block the height."""
         if self.plan is None:
             return False
         for entity_id, key in self.pictures.items():
             if (pictures.find(entity_id) is None) != (key == ""):
                 return False
-        return self.plan.fits(pictures)
+        return self.plan.fits(pictures) and self.plan.blocks_now(model) is not None
 
-    def pictures_hold(self, pictures: Any) -> bool:
-        """Every picture the book looked up has the key it had (and the book is still there)."""
+    def pictures_hold(self, pictures: Any, model: Model) -> bool:
+        """Every picture the book looked up has the key it had, every block drawn apart its
+        words (and the book is still there)."""
         if not all(Path(f).is_file() for f in (self.pdf, *self.used)):
+            return False
+        if self.plan is not None and not self.plan.drawings_hold(model):
             return False
         for entity_id, key in self.pictures.items():
             found = pictures.find(entity_id)

@@ -17,7 +17,10 @@ from markupsafe import Markup
 from pipeline.diagnostics import Span
 from pipeline.model import Entity, Model, split_path
 from pipeline.rulebook import views
+from pipeline.rulebook.blocks import BlockSpec
 from pipeline.rulebook.i18n import LABELS, label
+from pipeline.rulebook.page import block_size_pt, block_width_mm
+from pipeline.rulebook.record import unrecorded
 from pipeline.rulebook.source import Reference
 from pipeline.rulebook.values import PLURALS, fmt, plural
 
@@ -209,10 +212,18 @@ def r_table(ctx: Context, args: tuple[Any, ...]) -> Markup:
 
 
 def r_monster(ctx: Context, args: tuple[Any, ...]) -> Markup:
+    """A monster's stat block: its picture in the chapter, its name and data drawn apart
+    (`blocks.py`), from the model as it is, unrecorded: the book's record keeps the block's
+    key instead, so that a new value of the same size lays nothing out."""
     e = entity(ctx, args[0], "monster")
-    view = views.monster_view(ctx.model, e, ctx.lang,
-                              ctx.figures.use(ctx.model, e.id, ctx.lang, "block"))
-    return _block(ctx, "monster.html.j2", e, m=view)
+    thumb = ctx.figures.use(ctx.model, e.id, ctx.lang, "block")
+    spec = BlockSpec("monster", e.id, ctx.lang,
+                     block_width_mm(ctx.paper, views.PICTURE_MM["block"] if thumb else None),
+                     block_size_pt(ctx.paper))
+    block = views.drawn_block(unrecorded(ctx.model), spec)
+    assert block is not None  # (`entity` found it)
+    return _block(ctx, "monster.html.j2", e,
+                  m={"id": e.id, "thumb": thumb, "drawn": ctx.figures.block(block)})
 
 
 def r_matrix(ctx: Context, args: tuple[Any, ...]) -> Markup:

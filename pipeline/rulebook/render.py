@@ -33,10 +33,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
+from pipeline.rulebook.blocks import height_mm
 from pipeline.rulebook.book import PROJECT_ROOT, TEMPLATES, Composed, Unit
 from pipeline.rulebook.layout import LaidOut, UnitJob, lay_out
 from pipeline.rulebook.pictures import Pictures, raster_file, raster_path
-from pipeline.rulebook.record import Reassembly
+from pipeline.rulebook.record import DrawnBlock, Reassembly
 from pipeline.rulebook.views import PICTURES_URL
 
 HERE = Path(__file__).resolve().parent
@@ -140,9 +141,13 @@ class BookRenderer:
         self.base = _sha(code_key(), self.charset)
 
     def rasters(self, units: list[Unit]) -> dict[str, Path]:
-        """Picture URL path -> its raster file, for every picture the units show."""
+        """Picture URL path -> its raster file, for every picture the units show (and the
+        drawing of every block drawn apart they show)."""
         paths = sorted({p for u in units for p in u.pictures})
-        return _rasters(self.pictures, {p: self.composed.pictures[p] for p in paths}, self.root)
+        drawn = {p: self.composed.drawn[p] for p in paths if p in self.composed.drawn}
+        return {**_rasters(self.pictures, {p: self.composed.pictures[p] for p in paths
+                                           if p in self.composed.pictures}, self.root),
+                **_drawings(drawn, self.root)}
 
     def files(self, unit: Unit) -> dict[str, str]:
         """Picture URL path -> the placeholder the unit is laid out with."""
@@ -196,13 +201,17 @@ class BookRenderer:
             laid, made, rounds = self._lay_out(units, executor, progress, in_order)
             rasters = rastering.result()
         ordered = [laid[u.name] for u in units]
-        pictures = self.composed.pictures
+        pictures, drawn = self.composed.pictures, self.composed.drawn
+        shown = sorted(p for p in rasters if p in pictures)
         plan = Reassembly(self.base, self.composed.title, self.composed.lang,
                           tuple(u.key for u in ordered),
                           tuple((p, pictures[p][0].entity_id, pictures[p][1], pictures[p][0].aspect)
-                                for p in sorted(rasters)))
-        book, hit = _assembled(self.root, plan, ordered,
-                               {p: pictures[p][0].key for p in rasters}, rasters)
+                                for p in shown),
+                          tuple(DrawnBlock(p, drawn[p].spec, height_mm(drawn[p]), drawn[p].key)
+                                for p in sorted(rasters) if p in drawn))
+        keys = {**{p: pictures[p][0].key for p in shown},
+                **{p: drawn[p].key for p in rasters if p in drawn}}
+        book, hit = _assembled(self.root, plan, ordered, keys, rasters)
         return Finished(book, len(units), made, rounds, hit,
                         _files(self.root, book, self.map_file, ordered, rasters), plan)
 
@@ -287,11 +296,12 @@ class BookRenderer:
         return pool.count
 
 
-def reassemble(plan: Reassembly, pictures: Pictures, cache_dir: Path,
-               book_id: str) -> Finished | None:
-    """The book of `plan` with the pictures as they are now (waiting while the card build
-    draws the faces still missing), its units from the cache; None when a unit is no longer
-    there (the book is then made as usual)."""
+def reassemble(plan: Reassembly, pictures: Pictures, cache_dir: Path, book_id: str,
+               model: Any) -> Finished | None:
+    """The book of `plan` with the pictures and the blocks drawn apart as they are now
+    (waiting while the card build draws the faces still missing), its units from the cache;
+    None when a unit is no longer there, or a block no longer has the size its unit was laid
+    out with (the book is then made as usual)."""
     # pikepdf's import (0.07 s) before waiting for the faces the card build draws
     from pipeline.rulebook import assemble  # noqa: F401
 
@@ -308,9 +318,13 @@ def reassemble(plan: Reassembly, pictures: Pictures, cache_dir: Path,
         if picture is None:
             return None
         now[path] = (picture, px)
-    rasters = _rasters(pictures, now, root)
-    book, hit = _assembled(root, plan, ordered,
-                           {path: picture.key for path, (picture, _) in now.items()}, rasters)
+    blocks = plan.blocks_now(model)
+    if blocks is None:
+        return None
+    rasters = {**_rasters(pictures, now, root), **_drawings(blocks, root)}
+    keys = {**{path: picture.key for path, (picture, _) in now.items()},
+            **{path: block.key for path, block in blocks.items()}}
+    book, hit = _assembled(root, plan, ordered, keys, rasters)
     return Finished(book, len(ordered), 0, 0, hit,
                     _files(root, book, map_file(root, book_id), ordered, rasters), plan)
 
@@ -325,6 +339,13 @@ def _rasters(pictures: Pictures, shown: Mapping[str, tuple[Any, int]],
         pictures.render(missing)
     return {path: raster_file(pictures, picture, px, root)
             for path, (picture, px) in shown.items()}
+
+
+def _drawings(blocks: Mapping[str, Any], root: Path) -> dict[str, Path]:
+    """Block URL path -> its drawing (`blocks.drawn_file`)."""
+    from pipeline.rulebook.blocks import drawn_file
+
+    return {path: drawn_file(block, root) for path, block in blocks.items()}
 
 
 def _assembled(root: Path, plan: Reassembly, ordered: list[LaidOut], keys: Mapping[str, str],

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from pipeline.model import Entity, Model
-from pipeline.rulebook.i18n import label, localized, pack_word, word
+from pipeline.rulebook.blocks import Block, BlockSpec
+from pipeline.rulebook.i18n import LABELS, label, localized, pack_word, word
 from pipeline.rulebook.pictures import NoPictures, Picture, Pictures, pixels
 from pipeline.rulebook.values import alternatives, amounts, fmt, number, roll_range
 
@@ -89,8 +90,39 @@ def _players(spread: Mapping[str, Any]) -> list[dict[str, str]]:
     return [{"players": roll_range(k), "count": number(v)} for k, v in spread.items()]
 
 
-def monster_view(model: Model, e: Entity, lang: str,
-                 thumb: Mapping[str, Any] | None) -> dict[str, Any]:
+def monster_block(model: Model, e: Entity, spec: BlockSpec) -> Block:
+    """A monster's stat block, drawn apart (`blocks.py`): its stats normal and controlled,
+    then its attack, kit, players, spread and rewards."""
+    m = monster_view(model, e, spec.lang)
+    words = LABELS.get(spec.lang, LABELS["en"])
+    rows = tuple((line["label"], line["normal"], line["controlled"]) for line in m["lines"])
+    notes = [((f"{words['attack']}:", True), (f" {m['attack']}. ", False),
+              (f"{words['kit']}:", True), (f" {m['kit']}. ", False),
+              (f"{words['from_players']}:", True), (f" {m['min_players']}+.", False))]
+    if m["by_players"]:
+        spread = "; ".join(f"{b['players']}\u00a0→\u00a0{b['count']}" for b in m["by_players"])
+        notes.append(((f"{words['in_play']}:", True), (f" {spread}", False)))
+    reward: list[tuple[str, bool]] = [(f"{words['reward']}:", True),
+                                      (f" {m['reward_normal']}", False)]
+    if m["reward_controlled"]:
+        reward += [("; ", False), (f"{words['reward_controlled']}:", True),
+                   (f" {m['reward_controlled']}", False)]
+    notes.append((*reward, (".", False)))
+    return Block(spec, m["name"], ("", words["normal"], words["controlled"]), rows,
+                 tuple(notes))
+
+
+BLOCKS: dict[str, Callable[[Model, Entity, BlockSpec], Block]] = {"monster": monster_block}
+"""The blocks drawn apart, by the reference that shows them."""
+
+
+def drawn_block(model: Model, spec: BlockSpec) -> Block | None:
+    """The block as the model has it now (None: its entity is gone)."""
+    e = model.by_id.get(spec.entity_id)
+    return BLOCKS[spec.kind](model, e, spec) if e is not None else None
+
+
+def monster_view(model: Model, e: Entity, lang: str) -> dict[str, Any]:
     normal = e.get("stats") or {}
     ctrl = e.get("controlled") or {}
     lines = []
@@ -120,7 +152,6 @@ def monster_view(model: Model, e: Entity, lang: str,
         "attack": ", ".join(word(a, lang) for a in e.get("attack", ())),
         "reward_normal": alternatives(rewards.get("uncontrolled", ()), model, lang),
         "reward_controlled": alternatives(rewards.get("controlled", ()), model, lang),
-        "thumb": thumb,
     }
 
 
@@ -313,6 +344,7 @@ def list_view(model: Model, kind: str, fields: list[str], lang: str) -> dict[str
 
 
 PICTURES_URL = "/relic-pictures/"
+BLOCKS_URL = f"{PICTURES_URL}blocks/"  # blocks drawn apart (`blocks.py`)
 PICTURE_MM = {"cover": 26.0, "block": 22.0, "strip": 19.0}
 """Printed widths of component pictures: on the cover, beside a stat block, in a strip."""
 
@@ -324,6 +356,21 @@ class Figures:
 
     pictures: Pictures = field(default_factory=NoPictures)
     used: dict[str, tuple[Picture, int]] = field(default_factory=dict)  # URL path -> use
+    drawn: dict[str, Block] = field(default_factory=dict)  # URL path -> block drawn apart
+    measure: bool = True  # False: only the references are checked, no block is measured
+
+    def block(self, block: Block) -> dict[str, str]:
+        """{"src", "width", "height"} (mm) for the `<img>` a block drawn apart takes the place
+        of: its URL names the block, not its words, so that new words of the same size leave
+        the chapter's HTML as it was."""
+        from pipeline.rulebook.blocks import height_mm
+
+        spec = block.spec
+        path = f"{BLOCKS_URL}{quote(spec.kind)}-{quote(spec.entity_id)}-{spec.width_mm:g}.pdf"
+        self.drawn[path] = block
+        height = height_mm(block) if self.measure else 0.0
+        return {"src": f"file://{path}", "width": f"{spec.width_mm:g}mm",
+                "height": f"{height:.2f}mm"}
 
     def use(self, model: Model, entity_id: str, lang: str, place: str) -> dict[str, Any] | None:
         """{"name", "src", "width", "height"} (mm) for `<img>`, or None without a picture."""

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
+from pathlib import Path
 
+import pypdfium2 as pdfium
 import pytest
 
 from tests.rulebook.conftest import Built, markdown_headings
@@ -162,10 +165,22 @@ def test_monster_stats_equal_the_exported_model(books: dict[str, Built], exporte
                 assert health in printed and int(players) in printed
 
 
+@functools.cache
+def _viewer_lines(pdf: Path) -> tuple[tuple[str, ...], ...]:
+    """Each page's lines as a viewer reads them (PDFium): a stat block is drawn apart
+    (`blocks.py`), and a row of its table reads as one line there (pypdf reads every cell of
+    a drawn table as a line of its own)."""
+    document = pdfium.PdfDocument(pdf)
+    try:
+        return tuple(tuple(ln.strip() for ln in page.get_textpage().get_text_range().splitlines()
+                           if ln.strip()) for page in document)
+    finally:
+        document.close()
+
+
 def _stat_block(book: Built, name: str, first_label: str) -> list[str]:
     """The lines after the block's title line (the monster's name followed by the table head)."""
-    for page in range(1, len(book.texts) + 1):
-        lines = book.lines(page)
+    for lines in _viewer_lines(book.pdf):
         for i, line in enumerate(lines[:-2]):
             if line == name and any(ln.startswith(first_label + " ") for ln in lines[i:i + 4]):
                 return lines[i:i + 10]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -96,6 +97,9 @@ class _Pictures:
         return Picture(entity_id, key, self.aspect) if key else None
 
 
+NO_MODEL: Any = None  # these records' books draw no block apart: no model is read
+
+
 def test_pictures_hold_while_their_keys_and_files_do(tmp_path: Path) -> None:
     looked = RecordingPictures(_Pictures({"zombie": "k1"}))
     assert looked.find("zombie").key == "k1"
@@ -106,11 +110,11 @@ def test_pictures_hold_while_their_keys_and_files_do(tmp_path: Path) -> None:
     unit = tmp_path / "unit.pdf"
     unit.write_bytes(b"%PDF")
     record = BookRecord("files", {}, looked.keys, str(book), (str(unit),))
-    assert record.pictures_hold(_Pictures({"zombie": "k1"}))
-    assert not record.pictures_hold(_Pictures({"zombie": "k2"}))
-    assert not record.pictures_hold(_Pictures({"zombie": "k1", "ghost": "k3"}))
+    assert record.pictures_hold(_Pictures({"zombie": "k1"}), NO_MODEL)
+    assert not record.pictures_hold(_Pictures({"zombie": "k2"}), NO_MODEL)
+    assert not record.pictures_hold(_Pictures({"zombie": "k1", "ghost": "k3"}), NO_MODEL)
     unit.unlink()  # pruned from the cache: the book is made again
-    assert not record.pictures_hold(_Pictures({"zombie": "k1"}))
+    assert not record.pictures_hold(_Pictures({"zombie": "k1"}), NO_MODEL)
 
 
 PLAN = Reassembly("base", "Title", "en", ("unit-1", "unit-2"),
@@ -125,13 +129,13 @@ def test_a_book_whose_pictures_changed_alone_is_assembled_again_only_as_it_was_l
     its own or changes its aspect (the units were laid out with its height), nor without a
     plan."""
     record = BookRecord("files", {}, {"zombie": "k1", "ghost": ""}, "/b.pdf", (), PLAN)
-    assert record.reassembles(_Pictures({"zombie": "k2"}))
-    assert record.reassembles(_Pictures({"zombie": "k1"}))
-    assert not record.reassembles(_Pictures({"zombie": "k2", "ghost": "k3"}))
-    assert not record.reassembles(_Pictures({}))
-    assert not record.reassembles(_Pictures({"zombie": "k2"}, aspect=0.7))
+    assert record.reassembles(_Pictures({"zombie": "k2"}), NO_MODEL)
+    assert record.reassembles(_Pictures({"zombie": "k1"}), NO_MODEL)
+    assert not record.reassembles(_Pictures({"zombie": "k2", "ghost": "k3"}), NO_MODEL)
+    assert not record.reassembles(_Pictures({}), NO_MODEL)
+    assert not record.reassembles(_Pictures({"zombie": "k2"}, aspect=0.7), NO_MODEL)
     assert not BookRecord("files", {}, {"zombie": "k1"}, "/b.pdf").reassembles(
-        _Pictures({"zombie": "k2"}))
+        _Pictures({"zombie": "k2"}), NO_MODEL)
 
 
 def test_a_record_survives_the_cache_and_a_damaged_one_is_none(tmp_path: Path) -> None:

@@ -71,6 +71,17 @@ def font_set(roles: tuple[tuple[str, str], ...]) -> FontSet:
     return FontSet(by_role, files)
 
 
+def registered_font(name: str, path: Path) -> None:
+    """Register the font file with reportlab under `name` (once per process; its reading kept
+    in the build's cache, as the cards' fonts are): for drawings besides the cards."""
+    if name in pdfmetrics.getRegisteredFontNames() and \
+            getattr(pdfmetrics.getFont(name), "_relic_file", None) == str(path):
+        return
+    font = _read_font(name, path)
+    font._relic_file = str(path)
+    pdfmetrics.registerFont(font)
+
+
 class _Scale:
     """reportlab's scale from a font's units to thousandths of an em (its own is a lambda,
     which cannot be kept)."""
