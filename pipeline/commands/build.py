@@ -319,6 +319,11 @@ def _build(args: argparse.Namespace, model: Model, out_root: Path, cache_dir: Pa
     books = Books.start(model, langs, args, cache_dir, jobs,
                         _warm_workers(model, langs, args, cache_dir, jobs)) \
         if wanted and records is None else None
+    if records is not None and not _drawings_hold(model, records):
+        # a block the books draw apart changed: they are assembled again with it (if they
+        # can be), and the book process measures the block while the print set is worked out
+        books = Books.start(model, langs, args, cache_dir, jobs, warm=0, records=records)
+        records = None
     try:
         print_set = prepare(model, options)
         if records is not None and not _pictures_hold(model, records, args, cache_dir,
@@ -371,6 +376,12 @@ def _warm_workers(model: Model, langs: tuple[str, ...], args: argparse.Namespace
     made = all(record_path(model, _book_settings(model, args, lang), cache_dir).is_file()
                for lang in langs)
     return min(jobs, len(langs)) if made else jobs
+
+
+def _drawings_hold(model: Model, records: dict[str, Any]) -> bool:
+    """Every block the recorded books draw apart has the words it was drawn with."""
+    return all(record.plan is None or record.plan.drawings_hold(model)
+               for record in records.values())
 
 
 def _pictures_hold(model: Model, records: dict[str, Any], args: argparse.Namespace,

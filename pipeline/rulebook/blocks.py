@@ -179,7 +179,8 @@ def _flowables(block: Block) -> list[Any]:
         cells = [[Paragraph(_escape(c), head if i == 0 or (n == 0 and block.head) else cell)
                   for i, c in enumerate(row)] for n, row in enumerate(texts)]
         vertical, horizontal = (p * size for p in PADDING_EM)
-        style = [("GRID", (0, 0), (-1, -1), RULE_PT, colors.HexColor(RULE)),
+        style = [("FONT", (0, 0), (-1, -1), fonts[0], size),  # (not Helvetica, unembedded)
+                 ("GRID", (0, 0), (-1, -1), RULE_PT, colors.HexColor(RULE)),
                  ("VALIGN", (0, 0), (-1, -1), "TOP"),
                  ("TOPPADDING", (0, 0), (-1, -1), vertical),
                  ("BOTTOMPADDING", (0, 0), (-1, -1), vertical),
@@ -231,7 +232,8 @@ def draw(block: Block) -> bytes:
         height = _rounded(total) / 25.4 * 72
         buffer = io.BytesIO()
         canvas = Canvas(buffer, pagesize=(block.width_pt, height), invariant=1,
-                        pageCompression=1)
+                        pageCompression=1, initialFontName=_font_names()[0],
+                        initialFontSize=block.spec.size_pt)  # (not Helvetica, unembedded)
         y = height
         for flowable, h in placed:
             y -= h

@@ -320,12 +320,12 @@ class BookRecord:
         they are now, nothing composed or laid out: it has a plan, every component it looked
         up a picture for still has one or still has none, each picture it shows has the aspect
         it was laid out with, and each block the height."""
-        if self.plan is None:
-            return False
+        if self.plan is None or self.plan.blocks_now(model) is None:  # (before the pictures:
+            return False  # they wait for the card build's print set, the blocks do not)
         for entity_id, key in self.pictures.items():
             if (pictures.find(entity_id) is None) != (key == ""):
                 return False
-        return self.plan.fits(pictures) and self.plan.blocks_now(model) is not None
+        return self.plan.fits(pictures)
 
     def pictures_hold(self, pictures: Any, model: Model) -> bool:
         """Every picture the book looked up has the key it had, every block drawn apart its

@@ -14,6 +14,7 @@ import sys
 import time
 from pathlib import Path
 
+import pypdfium2 as pdfium
 import pytest
 
 from pipeline import cli
@@ -161,6 +162,49 @@ def test_a_card_the_book_only_pictures_changes_its_picture_without_a_layout(
     assert "new pictures put in" not in back.stderr
     assert "en/rulebook.pdf (4 of 4 parts laid out" in back.stderr, back.stderr
     assert book.read_bytes() == first
+
+
+def test_a_value_only_a_stat_block_shows_lays_nothing_out_and_a_new_row_does(
+        tmp_path: Path) -> None:
+    """The zombie's stat block is drawn apart (`rulebook/blocks.py`); its kit is printed
+    there and on its card, nowhere in the prose. A new kit assembles both books again
+    from their records (nothing composed or laid out) to the very bytes a cold build of the
+    edited pack gives; a new row (a second kind of damage) makes the block taller, and the
+    chapter that shows it is laid out again."""
+    pack = pack_with_book(tmp_path)
+    for lang in ("ru", "en"):
+        chapter = pack / "rules" / lang / "02-end.md"
+        chapter.write_text(chapter.read_text(encoding="utf-8") +
+                           '\n{{ monster_block("zombie") }}\n', encoding="utf-8")
+    assert relic(*build_args(pack, tmp_path)).returncode == 0
+    book = tmp_path / "out" / "en" / "rulebook.pdf"
+    first = book.read_bytes()
+    monsters = pack / "monsters.yaml"
+    set_value(monsters, "kit: 3", "kit: 7")
+    edited = relic(*build_args(pack, tmp_path))
+    assert edited.returncode == 0, edited.stderr
+    for lang in ("ru", "en"):
+        assert f"{lang}/rulebook.pdf (new pictures put in, nothing composed or laid out" \
+            in edited.stderr, edited.stderr
+    assert book.read_bytes() != first
+    document = pdfium.PdfDocument(book)
+    try:
+        lines = {ln.strip() for page in document
+                 for ln in page.get_textpage().get_text_range().splitlines()}
+    finally:
+        document.close()
+    assert any(ln.startswith("Attack: melee. In the box: 7.") for ln in lines), lines
+    cold = tmp_path / "cold"
+    fresh = relic("build", "--pack", pack.name, "--content", str(pack.parent), "--out",
+                  str(cold / "out"), "--cache", str(cold / "cache"), "--jobs", "2")
+    assert fresh.returncode == 0, fresh.stderr
+    assert (cold / "out" / "en" / "rulebook.pdf").read_bytes() == book.read_bytes()
+
+    set_value(monsters, "damage: {melee: 1}}", "damage: {melee: 1, ranged: 1}}")
+    taller = relic(*build_args(pack, tmp_path))
+    assert taller.returncode == 0, taller.stderr
+    assert "new pictures put in" not in taller.stderr
+    assert "en/rulebook.pdf (1 of 4 parts laid out" in taller.stderr, taller.stderr
 
 
 def test_a_refused_picture_in_the_prose_fails_check_and_build_at_its_place(
