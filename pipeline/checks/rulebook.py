@@ -37,7 +37,7 @@ def check(model: Model) -> Iterable[Diagnostic]:
         if any(d.severity is Severity.ERROR for d in problems):
             continue
         try:
-            composed = bk.compose(model, book)
+            composed = bk.compose(model, book, measure=False)  # (its words, not its pages)
         except RefError as exc:  # validated above; kept for safety
             out.append(warning("rulebook-render", exc.message, Span(str(root / "rules" / lang))))
             continue

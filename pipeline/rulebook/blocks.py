@@ -32,7 +32,6 @@ LINE = 1.35  # line height, in ems, as the book's text
 GAP_EM = 0.3  # between the title, the table and the paragraphs
 TITLE_EM = 1.15  # the title's type size, of the block's
 LABEL_SHARE = 0.42  # the most the rows' labels take of the block's width, if they need it
-VIRTUAL = ".pdf"  # a block's virtual picture URL ends so (`assemble` puts a drawing in)
 
 
 @dataclass(frozen=True)
@@ -90,7 +89,11 @@ class Block:
 
 @cache
 def _code() -> str:
-    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+    """This code and the library that draws with it."""
+    from importlib import metadata
+
+    return hashlib.sha256(Path(__file__).read_bytes() +
+                          metadata.version("reportlab").encode()).hexdigest()
 
 
 def _escape(text: str) -> str:

@@ -319,9 +319,11 @@ def charset_section(charset: str) -> str:
 
 
 def compose(model: Model, book: Book, *, paper: str = "a5", proof: bool = False,
-            pictures: Pictures | None = None) -> Composed:
-    """The book's units as HTML (raises `RefError` on a reference that does not resolve)."""
-    figures = views.Figures(pictures or NoPictures())
+            pictures: Pictures | None = None, measure: bool = True) -> Composed:
+    """The book's units as HTML (raises `RefError` on a reference that does not resolve).
+    `measure` False: the blocks drawn apart are not measured (their places have no height),
+    for checks that read the book's words only."""
+    figures = views.Figures(pictures or NoPictures(), measure=measure)
     ctx = replace(context(model, book, proof, paper=paper), figures=figures)
     terms = glossary_terms(book)
     book = replace(book, chapters=tuple(replace(p, tokens=writable_text(p.tokens))
