@@ -1,7 +1,8 @@
 """Build speed: this tree against the previous release, the one-card edit, a generated pack.
 
     .venv/bin/python bench/build_bench.py [--runs 3] [--baseline 5c6d838] [--skip-baseline]
-                                          [--skip-edit] [--cards 1000] [--jobs N]
+                                          [--skip-edit] [--edit-peer COMMIT] [--cards 1000]
+                                          [--jobs N]
 
 1. Before and after, in one run. The canonical pack, both languages, cards and rulebook, cold
    (empty cache, fresh output folder), built by this tree and by the previous release: a
@@ -15,7 +16,8 @@
    rockfall event's health loss), then on a card the book shows as a picture but does not
    quote (the lantern's action cost, in its text), then on one the book prints (the zombie's
    health, in its stat block). Each edit's wall time as a share of the cold build (target
-   <= 10%).
+   <= 10%). With `--edit-peer COMMIT` the edits of that commit (a worktree with its own venv,
+   as the baseline's) are timed too, the two trees taking turns run by run.
 3. A generated pack of N distinct cards (no rulebook), cold and after a one-card edit.
 
 Both trees are byte-compiled first, as their installs do. Every build is a fresh `relic`
@@ -209,36 +211,54 @@ def before_and_after(new: Version, old: Version, runs: int, jobs: int, tmp: Path
     print(f"   ratio {new.name} / {old.name}: {ratio:.2f} of the wall time (target <= 0.4)")
 
 
-def one_card_edit(version: Version, runs: int, jobs: int, tmp: Path) -> None:
+@dataclass
+class EditTimes:
+    """One version's cold builds and edits, run after run."""
+
+    colds: list[Timed]
+    edits: dict[str, list[Timed]]
+
+
+def one_card_edit(versions: list[Version], runs: int, jobs: int, tmp: Path) -> None:
+    """The edits of every version (this tree, and a peer if asked), taking turns run by run."""
+    names = " and ".join(v.name for v in versions)
     print(f"\n2. The one-card edit with `relic build --pack catacombs --lang ru` (rulebook "
-          f"included), {version.name}, {runs} runs", flush=True)
-    colds: list[float] = []
-    cold_cpus: list[float] = []
-    edits: dict[str, list[float]] = {label: [] for label in EDITS}
-    cpus: dict[str, list[float]] = {label: [] for label in EDITS}
+          f"included), {names}, {runs} runs" + (", taking turns" if len(versions) > 1 else ""),
+          flush=True)
+    times = {v.name: EditTimes([], {label: [] for label in EDITS}) for v in versions}
     for i in range(runs):
-        timed, run = cold(version, tmp, "ru", jobs)
-        colds.append(timed.wall)
-        cold_cpus.append(timed.cpu)
-        line = [f"   run {i + 1}: cold {timed.wall:.2f} s, {timed.cpu:.2f} s CPU"]
-        for label, changes in EDITS.items():
-            for file, pattern in changes:
-                edit(run / "content" / "catacombs" / file, pattern)
-            warm = build(version, run / "content", "catacombs", run / "out", run / "cache",
-                         "ru", jobs)
-            edits[label].append(warm.wall)
-            cpus[label].append(warm.cpu)
-            line.append(f"{label.split(' (')[0]} {warm.wall:.2f} s, {warm.cpu:.2f} s CPU "
-                        f"({warm.rendered} faces)")
-        shutil.rmtree(run, ignore_errors=True)
-        print("; ".join(line) + f" ({load()})", flush=True)
-    base, base_cpu = median(colds), median(cold_cpus)
-    print(f"   cold: median {base:.2f} s wall, {base_cpu:.2f} s CPU")
-    for label, walls in edits.items():
-        cpu = median(cpus[label])
-        print(f"   {label}: median {median(walls):.2f} s = {100 * median(walls) / base:.1f}% of "
-              f"the cold build's wall time (target <= 10%); {cpu:.2f} s CPU = "
-              f"{100 * cpu / base_cpu:.1f}% of its CPU time")
+        for version in versions if i % 2 == 0 else versions[::-1]:
+            line = _edit_run(version, times[version.name], jobs, tmp)
+            who = f"{version.name}: " if len(versions) > 1 else ""
+            print(f"   run {i + 1}: {who}" + "; ".join(line) + f" ({load()})", flush=True)
+    for version in versions:
+        done = times[version.name]
+        base = median([t.wall for t in done.colds])
+        base_cpu = median([t.cpu for t in done.colds])
+        who = f"{version.name}: " if len(versions) > 1 else ""
+        print(f"   {who}cold: median {base:.2f} s wall, {base_cpu:.2f} s CPU")
+        for label, timed in done.edits.items():
+            wall, cpu = median([t.wall for t in timed]), median([t.cpu for t in timed])
+            print(f"   {who}{label}: median {wall:.2f} s = {100 * wall / base:.1f}% of the cold "
+                  f"build's wall time (target <= 10%); {cpu:.2f} s CPU = "
+                  f"{100 * cpu / base_cpu:.1f}% of its CPU time")
+
+
+def _edit_run(version: Version, times: EditTimes, jobs: int, tmp: Path) -> list[str]:
+    """One cold build of the version, then each edit in turn: what it printed."""
+    timed, run = cold(version, tmp, "ru", jobs)
+    times.colds.append(timed)
+    line = [f"cold {timed.wall:.2f} s, {timed.cpu:.2f} s CPU"]
+    for label, changes in EDITS.items():
+        for file, pattern in changes:
+            edit(run / "content" / "catacombs" / file, pattern)
+        warm = build(version, run / "content", "catacombs", run / "out", run / "cache", "ru",
+                     jobs)
+        times.edits[label].append(warm)
+        line.append(f"{label.split(' (')[0]} {warm.wall:.2f} s, {warm.cpu:.2f} s CPU "
+                    f"({warm.rendered} faces)")
+    shutil.rmtree(run, ignore_errors=True)
+    return line
 
 
 def generated_pack(folder: Path, cards: int) -> Path:
@@ -286,6 +306,9 @@ def main() -> None:
     parser.add_argument("--baseline", default=BASELINE, help="the previous release's commit")
     parser.add_argument("--skip-baseline", action="store_true")
     parser.add_argument("--skip-edit", action="store_true")
+    parser.add_argument("--edit-peer", default=None, metavar="COMMIT",
+                        help="also time the one-card edit of COMMIT (a worktree with its own "
+                             "venv, as the baseline), taking turns with this tree")
     parser.add_argument("--cards", type=int, default=1000, help="0: no generated pack")
     args = parser.parse_args()
     adopt_orphans()
@@ -298,7 +321,10 @@ def main() -> None:
             byte_compile(old)
             before_and_after(this_tree(), old, args.runs, args.jobs, tmp)
         if not args.skip_edit:
-            one_card_edit(this_tree(), args.runs, args.jobs, tmp)
+            peers = [baseline(args.edit_peer)] if args.edit_peer else []
+            for peer in peers:
+                byte_compile(peer)
+            one_card_edit([this_tree(), *peers], args.runs, args.jobs, tmp)
         if args.cards:
             generated(args.cards, args.jobs, tmp)
 

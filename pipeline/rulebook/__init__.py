@@ -35,7 +35,8 @@ Inline (inside a sentence):
 
 Blocks (alone in their paragraph):
 - `{{ table("treasure-table") }}` a roll table: the dice and every row.
-- `{{ monster_block("zombie") }}` a monster's stat block (normal and controlled values).
+- `{{ monster_block("zombie") }}` a monster's stat block (normal and controlled values), drawn
+  apart by reportlab (`blocks.py`) and put into the laid-out chapter at assembly.
 - `{{ matrix("obstacle-matrix") }}` the monster-versus-obstacle matrix.
 - `{{ character_stats("professor") }}` a character board.
 - `{{ components() }}` / `{{ components("token") }}` the component list with counts.

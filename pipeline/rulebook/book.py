@@ -260,6 +260,7 @@ class Composed:
     units: tuple[Unit, ...]
     pictures: Mapping[str, tuple[Any, int]]  # picture URL path -> (Picture, width px)
     drawn: Mapping[str, Any] = field(default_factory=dict)  # URL path -> `blocks.Block`
+    drawn_read: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # what it read
 
     @cached_property
     def characters(self) -> tuple[frozenset[str], frozenset[str]]:
@@ -369,7 +370,7 @@ def compose(model: Model, book: Book, *, paper: str = "a5", proof: bool = False,
         block_border=page.BLOCK_BORDER_PT, block_padding=page.BLOCK_PADDING_EM,
         picture_gap=page.PICTURE_GAP_MM)
     return Composed(book.lang, title, paper, proof, document, tuple(units),
-                    dict(figures.used), dict(figures.drawn))
+                    dict(figures.used), dict(figures.drawn), dict(figures.read))
 
 
 def index_blocks(entries: list[dict[str, Any]], paper: str) -> list[list[list[dict]]]:

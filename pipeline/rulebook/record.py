@@ -191,31 +191,43 @@ class RecordingPictures:
         return getattr(self.pictures, name)
 
 
+def read_block(model: Any, spec: Any) -> tuple[Any, dict[str, str]]:
+    """The block drawn apart (`views.drawn_block`) from the model itself, and what its words
+    read of it (`read_digest`'s names, with their digests): kept apart from what the book's
+    prose read, so that a new value only the block shows changes the block, not the book."""
+    from pipeline.rulebook.views import drawn_block
+
+    recorder = RecordingModel(unrecorded(model))
+    block = drawn_block(recorder, spec)
+    return block, recorder.digests()
+
+
 @dataclass(frozen=True)
 class DrawnBlock:
     """A block drawn apart (`blocks.py`) as a book's units were laid out with it: its URL
-    path, what it is, the height its placeholder has and the key of its words."""
+    path, what it is, the height its placeholder has, the key of its words and what they
+    read of the model (checked without composing the block: `Reassembly.drawings_hold`)."""
 
     path: str
     spec: Any  # `blocks.BlockSpec`
     height_mm: float
     key: str
+    read: Mapping[str, str]
 
     def to_json(self) -> list[Any]:
-        return [self.path, self.spec.to_json(), self.height_mm, self.key]
+        return [self.path, self.spec.to_json(), self.height_mm, self.key, dict(self.read)]
 
     @classmethod
     def from_json(cls, data: Any) -> DrawnBlock:
         from pipeline.rulebook.blocks import BlockSpec
 
-        path, spec, height, key = data
-        return cls(str(path), BlockSpec.from_json(spec), float(height), str(key))
+        path, spec, height, key, read = data
+        return cls(str(path), BlockSpec.from_json(spec), float(height), str(key),
+                   {str(k): str(v) for k, v in read.items()})
 
-    def now(self, model: Model) -> Any:
-        """The block as the model has it now (None: its entity is gone)."""
-        from pipeline.rulebook.views import drawn_block
-
-        return drawn_block(model, self.spec)
+    def holds(self, model: Model) -> bool:
+        """Nothing its words read of the model has changed."""
+        return all(read_digest(model, name) == digest for name, digest in self.read.items())
 
 
 @dataclass(frozen=True)
@@ -250,24 +262,22 @@ class Reassembly:
             raise ValueError(f"not a reassembly plan: {exc}") from None
 
     def drawings_hold(self, model: Model) -> bool:
-        """Every block drawn apart has the words it was drawn with."""
-        for drawn in self.drawn:
-            block = drawn.now(model)
-            if block is None or block.key != drawn.key:
-                return False
-        return True
+        """Nothing the words of a block drawn apart read of the model has changed (checked on
+        the model's data: no block is composed)."""
+        return all(drawn.holds(model) for drawn in self.drawn)
 
-    def blocks_now(self, model: Model) -> dict[str, Any] | None:
-        """URL path -> each block drawn apart as the model has it now; None when one is gone
-        or no longer has the height its placeholder was laid out with."""
+    def blocks_now(self, model: Model) -> dict[str, tuple[Any, DrawnBlock]] | None:
+        """URL path -> each block drawn apart as the model has it now, with what the plan
+        keeps of it now; None when one is gone or no longer has the height its placeholder
+        was laid out with."""
         from pipeline.rulebook.blocks import height_mm
 
         now = {}
         for drawn in self.drawn:
-            block = drawn.now(model)
+            block, read = read_block(model, drawn.spec)
             if block is None or (block.key != drawn.key and height_mm(block) != drawn.height_mm):
-                return None
-            now[drawn.path] = block
+                return None  # (a block with its words as they were is not measured again)
+            now[drawn.path] = (block, replace(drawn, key=block.key, read=read))
         return now
 
     def fits(self, pictures: Any) -> bool:

@@ -20,7 +20,7 @@ from pipeline.rulebook import views
 from pipeline.rulebook.blocks import BlockSpec
 from pipeline.rulebook.i18n import LABELS, label
 from pipeline.rulebook.page import block_size_pt, block_width_mm
-from pipeline.rulebook.record import unrecorded
+from pipeline.rulebook.record import read_block
 from pipeline.rulebook.source import Reference
 from pipeline.rulebook.values import PLURALS, fmt, plural
 
@@ -213,17 +213,17 @@ def r_table(ctx: Context, args: tuple[Any, ...]) -> Markup:
 
 def r_monster(ctx: Context, args: tuple[Any, ...]) -> Markup:
     """A monster's stat block: its picture in the chapter, its name and data drawn apart
-    (`blocks.py`), from the model as it is, unrecorded: the book's record keeps the block's
-    key instead, so that a new value of the same size lays nothing out."""
+    (`blocks.py`). What its words read of the model is kept apart from what the prose read
+    (`record.read_block`), so that a new value of the same size lays nothing out."""
     e = entity(ctx, args[0], "monster")
     thumb = ctx.figures.use(ctx.model, e.id, ctx.lang, "block")
     spec = BlockSpec("monster", e.id, ctx.lang,
                      block_width_mm(ctx.paper, views.PICTURE_MM["block"] if thumb else None),
                      block_size_pt(ctx.paper))
-    block = views.drawn_block(unrecorded(ctx.model), spec)
+    block, read = read_block(ctx.model, spec)
     assert block is not None  # (`entity` found it)
     return _block(ctx, "monster.html.j2", e,
-                  m={"id": e.id, "thumb": thumb, "drawn": ctx.figures.block(block)})
+                  m={"id": e.id, "thumb": thumb, "drawn": ctx.figures.block(block, read)})
 
 
 def r_matrix(ctx: Context, args: tuple[Any, ...]) -> Markup:

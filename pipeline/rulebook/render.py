@@ -26,7 +26,7 @@ import json
 import re
 from collections.abc import Callable, Mapping
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import metadata
 from pathlib import Path
@@ -207,7 +207,8 @@ class BookRenderer:
                           tuple(u.key for u in ordered),
                           tuple((p, pictures[p][0].entity_id, pictures[p][1], pictures[p][0].aspect)
                                 for p in shown),
-                          tuple(DrawnBlock(p, drawn[p].spec, height_mm(drawn[p]), drawn[p].key)
+                          tuple(DrawnBlock(p, drawn[p].spec, height_mm(drawn[p]), drawn[p].key,
+                                           self.composed.drawn_read[p])
                                 for p in sorted(rasters) if p in drawn))
         keys = {**{p: pictures[p][0].key for p in shown},
                 **{p: drawn[p].key for p in rasters if p in drawn}}
@@ -318,13 +319,16 @@ def reassemble(plan: Reassembly, pictures: Pictures, cache_dir: Path, book_id: s
         if picture is None:
             return None
         now[path] = (picture, px)
-    blocks = plan.blocks_now(model)
-    if blocks is None:
+    found = plan.blocks_now(model)
+    if found is None:
         return None
+    blocks = {path: block for path, (block, _) in found.items()}
     rasters = {**_rasters(pictures, now, root), **_drawings(blocks, root)}
     keys = {**{path: picture.key for path, (picture, _) in now.items()},
             **{path: block.key for path, block in blocks.items()}}
     book, hit = _assembled(root, plan, ordered, keys, rasters)
+    # the plan, with the blocks as they are drawn now (their keys, and what they read)
+    plan = replace(plan, drawn=tuple(found[d.path][1] for d in plan.drawn))
     return Finished(book, len(ordered), 0, 0, hit,
                     _files(root, book, map_file(root, book_id), ordered, rasters), plan)
 

@@ -357,9 +357,10 @@ class Figures:
     pictures: Pictures = field(default_factory=NoPictures)
     used: dict[str, tuple[Picture, int]] = field(default_factory=dict)  # URL path -> use
     drawn: dict[str, Block] = field(default_factory=dict)  # URL path -> block drawn apart
+    read: dict[str, Mapping[str, str]] = field(default_factory=dict)  # what its words read
     measure: bool = True  # False: only the references are checked, no block is measured
 
-    def block(self, block: Block) -> dict[str, str]:
+    def block(self, block: Block, read: Mapping[str, str]) -> dict[str, str]:
         """{"src", "width", "height"} (mm) for the `<img>` a block drawn apart takes the place
         of: its URL names the block, not its words, so that new words of the same size leave
         the chapter's HTML as it was."""
@@ -368,6 +369,7 @@ class Figures:
         spec = block.spec
         path = f"{BLOCKS_URL}{quote(spec.kind)}-{quote(spec.entity_id)}-{spec.width_mm:g}.pdf"
         self.drawn[path] = block
+        self.read[path] = read
         height = height_mm(block) if self.measure else 0.0
         return {"src": f"file://{path}", "width": f"{spec.width_mm:g}mm",
                 "height": f"{height:.2f}mm"}

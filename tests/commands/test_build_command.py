@@ -169,8 +169,9 @@ def test_a_value_only_a_stat_block_shows_lays_nothing_out_and_a_new_row_does(
     """The zombie's stat block is drawn apart (`rulebook/blocks.py`); its kit is printed
     there and on its card, nowhere in the prose. A new kit assembles both books again
     from their records (nothing composed or laid out) to the very bytes a cold build of the
-    edited pack gives; a new row (a second kind of damage) makes the block taller, and the
-    chapter that shows it is laid out again."""
+    edited pack gives, and the next build takes them from the cache with no book process; a
+    new row (a second kind of damage) makes the block taller, and the chapter that shows it is
+    laid out again."""
     pack = pack_with_book(tmp_path)
     for lang in ("ru", "en"):
         chapter = pack / "rules" / lang / "02-end.md"
@@ -194,6 +195,9 @@ def test_a_value_only_a_stat_block_shows_lays_nothing_out_and_a_new_row_does(
     finally:
         document.close()
     assert any(ln.startswith("Attack: melee. In the box: 7.") for ln in lines), lines
+    again = relic(*build_args(pack, tmp_path))  # the record now names the new block
+    assert again.returncode == 0, again.stderr
+    assert "en/rulebook.pdf (from the cache: nothing the book shows changed)" in again.stderr
     cold = tmp_path / "cold"
     fresh = relic("build", "--pack", pack.name, "--content", str(pack.parent), "--out",
                   str(cold / "out"), "--cache", str(cold / "cache"), "--jobs", "2")

@@ -9,13 +9,18 @@ from typing import Any
 
 import pytest
 
+from pipeline.model import Model
+from pipeline.rulebook.blocks import BlockSpec, height_mm
+from pipeline.rulebook.page import block_size_pt, block_width_mm
 from pipeline.rulebook.pictures import Picture
 from pipeline.rulebook.record import (
     BookRecord,
+    DrawnBlock,
     Reassembly,
     RecordingModel,
     RecordingPictures,
     files_digest,
+    read_block,
     read_digest,
 )
 from pipeline.stages import load_model
@@ -167,3 +172,30 @@ def test_the_font_subsetter_is_part_of_the_cache_keys(monkeypatch) -> None:
         keys.append((render.code_key.__wrapped__(), record.project_digest.__wrapped__()))
     (units, book), (units_again, book_again) = keys
     assert units != units_again and book != book_again
+
+
+def test_a_block_drawn_apart_holds_while_what_its_words_read_does(model: Model,
+                                                                   pack_copy: Path) -> None:
+    """The zombie's stat block reads its stats, not the book's prose: a new health leaves
+    the block's record holding no more, and the block is composed again only then, with the
+    same height (a number of the same width) and new words; the plan it is kept in survives
+    the cache."""
+    spec = BlockSpec("monster", "zombie", "en", block_width_mm("a5", None), block_size_pt("a5"))
+    block, read = read_block(model, spec)
+    assert "field:zombie:stats" in read and not any("oligarch" in name for name in read)
+    drawn = DrawnBlock("/relic-pictures/blocks/monster-zombie.pdf", spec, height_mm(block),
+                       block.key, read)
+    plan = Reassembly("base", "Title", "en", ("unit-1",), (), (drawn,))
+    assert Reassembly.from_json(plan.to_json()) == plan
+    assert plan.drawings_hold(model)
+    monsters = pack_copy / "monsters.yaml"
+    text = monsters.read_text(encoding="utf-8")
+    at = text.index("  stats:\n    speed: ", text.index("- id: zombie"))
+    health = text.index("health: ", at)
+    monsters.write_text(text[:health] + "health: 9" + text[health + len("health: 2"):],
+                        encoding="utf-8")
+    edited = load_model(pack_copy)
+    assert not plan.drawings_hold(edited)
+    (now, kept), = plan.blocks_now(edited).values()
+    assert now.key != block.key and kept.key == now.key and kept.height_mm == drawn.height_mm
+    assert ("Health", "9", "3") in now.rows
