@@ -246,12 +246,17 @@ def draw(block: Block) -> bytes:
         return buffer.getvalue()
 
 
+def drawing_path(key: str, root: Path) -> Path:
+    """Where the rulebook cache `root` keeps the drawing of the block with this key."""
+    return Path(root) / "blocks" / f"{key}.pdf"
+
+
 def drawn_file(block: Block, root: Path) -> Path:
     """The block's drawing, from the cache (`root`: the rulebook cache) or drawn into it."""
     from pipeline.cards.prune import mark_used
     from pipeline.fsutil import cache_write
 
-    path = Path(root) / "blocks" / f"{block.key}.pdf"
+    path = drawing_path(block.key, root)
     if path.is_file():
         mark_used(path)
     else:

@@ -267,16 +267,20 @@ class Reassembly:
         return all(drawn.holds(model) for drawn in self.drawn)
 
     def blocks_now(self, model: Model) -> dict[str, tuple[Any, DrawnBlock]] | None:
-        """URL path -> each block drawn apart as the model has it now, with what the plan
-        keeps of it now; None when one is gone or no longer has the height its placeholder
-        was laid out with."""
+        """URL path -> each block drawn apart as the model has it now (None for a block
+        whose reads hold: it is not composed, its drawing is the one its key names), with
+        what the plan keeps of it now; None when one is gone or no longer has the height its
+        placeholder was laid out with."""
         from pipeline.rulebook.blocks import height_mm
 
-        now = {}
+        now: dict[str, tuple[Any, DrawnBlock]] = {}
         for drawn in self.drawn:
+            if drawn.holds(model):
+                now[drawn.path] = (None, drawn)
+                continue
             block, read = read_block(model, drawn.spec)
             if block is None or (block.key != drawn.key and height_mm(block) != drawn.height_mm):
-                return None  # (a block with its words as they were is not measured again)
+                return None
             now[drawn.path] = (block, replace(drawn, key=block.key, read=read))
         return now
 

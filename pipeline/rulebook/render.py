@@ -322,10 +322,9 @@ def reassemble(plan: Reassembly, pictures: Pictures, cache_dir: Path, book_id: s
     found = plan.blocks_now(model)
     if found is None:
         return None
-    blocks = {path: block for path, (block, _) in found.items()}
-    rasters = {**_rasters(pictures, now, root), **_drawings(blocks, root)}
+    rasters = {**_rasters(pictures, now, root), **_kept_drawings(found, model, root)}
     keys = {**{path: picture.key for path, (picture, _) in now.items()},
-            **{path: block.key for path, block in blocks.items()}}
+            **{path: drawn.key for path, (_, drawn) in found.items()}}
     book, hit = _assembled(root, plan, ordered, keys, rasters)
     # the plan, with the blocks as they are drawn now (their keys, and what they read)
     plan = replace(plan, drawn=tuple(found[d.path][1] for d in plan.drawn))
@@ -350,6 +349,26 @@ def _drawings(blocks: Mapping[str, Any], root: Path) -> dict[str, Path]:
     from pipeline.rulebook.blocks import drawn_file
 
     return {path: drawn_file(block, root) for path, block in blocks.items()}
+
+
+def _kept_drawings(found: Mapping[str, tuple[Any, Any]], model: Any,
+                   root: Path) -> dict[str, Path]:
+    """Block URL path -> its drawing, for a book assembled again: a block whose words are
+    as they were comes from the cache under its key (composed and drawn again only if the
+    cache lost it)."""
+    from pipeline.cards.prune import mark_used
+    from pipeline.rulebook.blocks import drawing_path
+    from pipeline.rulebook.record import read_block
+
+    out = {}
+    for path, (block, drawn) in found.items():
+        kept = drawing_path(drawn.key, root)
+        if block is None and kept.is_file():
+            mark_used(kept)
+            out[path] = kept
+        else:
+            out[path] = _drawings({path: block or read_block(model, drawn.spec)[0]}, root)[path]
+    return out
 
 
 def _assembled(root: Path, plan: Reassembly, ordered: list[LaidOut], keys: Mapping[str, str],

@@ -188,6 +188,7 @@ def test_a_block_drawn_apart_holds_while_what_its_words_read_does(model: Model,
     plan = Reassembly("base", "Title", "en", ("unit-1",), (), (drawn,))
     assert Reassembly.from_json(plan.to_json()) == plan
     assert plan.drawings_hold(model)
+    assert plan.blocks_now(model) == {drawn.path: (None, drawn)}  # not composed again
     monsters = pack_copy / "monsters.yaml"
     text = monsters.read_text(encoding="utf-8")
     at = text.index("  stats:\n    speed: ", text.index("- id: zombie"))
