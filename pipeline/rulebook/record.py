@@ -9,9 +9,12 @@ a digest of the files, the digest of every entity it read (found by composing it
 through `RecordingPictures`). A later build whose files, read entities, listed kinds and
 picture keys are all the same makes the same book: it links the cached one. An edit to a card
 that the book neither prints nor pictures costs no rulebook work at all. An edit that changes
-only pictures the book shows assembles the book again from the record's `Reassembly` (its
-laid-out units, and each picture with the aspect it was laid out at): nothing is composed or
-laid out. Any other edit composes the book again (and lays out only what changed, `render.py`).
+only pictures the book shows, or the words of a block it draws apart (`blocks.py`: what the
+block read of the model is kept apart from what the prose read), assembles the book again
+from the record's `Reassembly` (its laid-out units, each picture with the aspect it was laid
+out at, each block with its height): nothing is composed or laid out, unless a block's new
+words change its height. Any other edit composes the book again (and lays out only what
+changed, `render.py`).
 """
 
 from __future__ import annotations

@@ -15,8 +15,9 @@ that point forward are laid out twice. Every later round lays out only the units
 whose numbers changed, and the book is done when a round changes none. An edit that leaves
 the book's HTML and pictures alone costs one HTML rendering and cache lookups; an edit inside
 one chapter lays out that chapter alone, unless it moves pages. A book whose record says that
-only pictures changed is not composed at all: `reassemble` takes its laid-out units from the
-cache and assembles them with the new pictures.
+only pictures changed, or the words of a block it draws apart (`blocks.py`: laid out as a
+placeholder of its measured size, like a picture), is not composed at all: `reassemble` takes
+its laid-out units from the cache and assembles them with the new pictures and drawings.
 """
 
 from __future__ import annotations
