@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-from pipeline.loader import load_yaml
-from pipeline.schemas import CATALOGUE
-
 LABELS_FILE = Path(__file__).resolve().parents[2] / "templates" / "print" / "labels.yaml"
+STAT_LIST = Path(__file__).resolve().parents[2] / "schemas" / "defs.json"  # (`stat_names`)
 
 LABELS: dict[str, dict[str, str]] = {
     "ru": {
@@ -100,14 +100,35 @@ LABELS: dict[str, dict[str, str]] = {
     },
 }
 
-def _stat_names() -> dict[str, dict[str, str]]:
+def _labels_of(path: Path) -> dict[str, Any]:
+    """The `labels` of a captions file, parsed once for every build that uses the same cache
+    (`cards.kept`, keyed by the file's bytes): a process that finds them kept imports no YAML
+    parser (the loader, 0.03 s)."""
+    from pipeline.cards.kept import kept
+
+    def parse() -> dict[str, Any]:
+        from pipeline.loader import load_yaml
+
+        return json.loads(json.dumps(load_yaml(path).data.get("labels") or {}))
+
+    return kept("labels", path.read_bytes(), "rulebook labels 1", parse)
+
+
+@cache
+def _stats() -> dict[str, dict[str, str]]:
     """The stats' names by language (the stats from the schemas' stat list, their names from the
-    captions the cards print)."""
-    source = load_yaml(LABELS_FILE)
-    return {key: dict(source.data["labels"][key]) for key in CATALOGUE.stat_names}
+    captions the cards print), kept as the captions are: a process that finds them kept
+    imports neither the schemas nor jsonschema (0.07 s)."""
+    from pipeline.cards.kept import kept
 
+    def parse() -> dict[str, dict[str, str]]:
+        from pipeline.schemas import CATALOGUE
 
-STATS: dict[str, dict[str, str]] = _stat_names()
+        labels = _labels_of(LABELS_FILE)
+        return {key: dict(labels[key]) for key in CATALOGUE.stat_names}
+
+    source = LABELS_FILE.read_bytes() + b"\0" + STAT_LIST.read_bytes()
+    return kept("stat-names", source, "rulebook stats 1", parse)
 
 # Keys that appear in results and rewards (treasure rows, monster rewards).
 AMOUNTS: dict[str, dict[str, str]] = {
@@ -154,7 +175,7 @@ def pack_words(model: Any) -> Mapping[str, Mapping[str, str]]:
         return {}
     found = _PACK_WORDS.get(path)
     if found is None:
-        found = _PACK_WORDS[path] = dict(load_yaml(path).data.get("labels") or {})
+        found = _PACK_WORDS[path] = _labels_of(path)
     return found
 
 
@@ -175,7 +196,7 @@ def label(key: str, lang: str) -> str:
 
 def word(key: str, lang: str) -> str:
     """A stat or amount name in `lang`, or the key itself with underscores spaced."""
-    for table in (STATS, AMOUNTS, WORDS):
+    for table in (_stats(), AMOUNTS, WORDS):
         if key in table:
             return table[key].get(lang) or table[key]["en"]
     return key.replace("_", " ")
