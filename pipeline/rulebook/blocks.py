@@ -4,8 +4,9 @@ A block's text is the model's data (numbers, names, rewards); the chapter around
 The chapter is laid out with a placeholder of the block's measured size in its place, and the
 assembly puts the drawing in (`assemble.py`, as a vector form: its text stays text). So an
 edit that changes a value the block shows, and not the block's size, lays nothing out: the
-book's record notes the block's key apart from what the prose read (`record.BookRecord`), and
-the book is assembled again with the block drawn anew (`render.reassemble`).
+book's record keeps what the block's words read of the model apart from what the prose read
+(`record.read_block`), and the book is assembled again with the block drawn anew
+(`render.reassemble`).
 
 A block is measured and drawn with reportlab's own platypus: a table of labelled rows, then
 paragraphs with bold labels, in the book's sans family, at the type size and width the book
@@ -21,6 +22,7 @@ from dataclasses import asdict, dataclass
 from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
+from xml.sax.saxutils import escape  # (platypus markup)
 
 VERSION = "1"
 INK = "#000000"
@@ -96,10 +98,6 @@ def _code() -> str:
                           metadata.version("reportlab").encode()).hexdigest()
 
 
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
 @cache
 def _font_names() -> tuple[str, str]:
     """(regular, bold) reportlab names of the book's sans family: the card renderer's, when it
@@ -125,7 +123,7 @@ def _font_names() -> tuple[str, str]:
 
 def _markup(runs: Runs, bold: str) -> str:
     """A paragraph's runs as platypus markup, its bold runs in the bold face."""
-    return "".join(f'<font face="{bold}">{_escape(t)}</font>' if strong else _escape(t)
+    return "".join(f'<font face="{bold}">{escape(t)}</font>' if strong else escape(t)
                    for t, strong in runs)
 
 
@@ -177,9 +175,9 @@ def _flowables(block: Block) -> list[Any]:
     texts += [list(r) for r in block.rows]
     title = ParagraphStyle("title", parent=head, fontSize=size * TITLE_EM,
                            leading=size * TITLE_EM * LINE)
-    out: list[Any] = [Paragraph(_escape(block.title), title), Spacer(1, GAP_EM * size)]
+    out: list[Any] = [Paragraph(escape(block.title), title), Spacer(1, GAP_EM * size)]
     if texts:
-        cells = [[Paragraph(_escape(c), head if i == 0 or (n == 0 and block.head) else cell)
+        cells = [[Paragraph(escape(c), head if i == 0 or (n == 0 and block.head) else cell)
                   for i, c in enumerate(row)] for n, row in enumerate(texts)]
         vertical, horizontal = (p * size for p in PADDING_EM)
         style = [("FONT", (0, 0), (-1, -1), fonts[0], size),  # (not Helvetica, unembedded)

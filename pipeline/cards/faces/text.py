@@ -59,11 +59,7 @@ def font_set(roles: tuple[tuple[str, str], ...]) -> FontSet:
     for i, (family, style) in enumerate(pairs, start=1):
         face = find_font(family, style)
         name = f"Relic{i}"
-        if name not in pdfmetrics.getRegisteredFontNames() or \
-                getattr(pdfmetrics.getFont(name), "_relic_file", None) != str(face.path):
-            font = _read_font(name, face.path)
-            font._relic_file = str(face.path)
-            pdfmetrics.registerFont(font)
+        registered_font(name, face.path)
         names[(family, style)] = name
         files[name] = str(face.path)
     by_role = {(role, style == "Bold"): names[(family, style)]
@@ -72,8 +68,8 @@ def font_set(roles: tuple[tuple[str, str], ...]) -> FontSet:
 
 
 def registered_font(name: str, path: Path) -> None:
-    """Register the font file with reportlab under `name` (once per process; its reading kept
-    in the build's cache, as the cards' fonts are): for drawings besides the cards."""
+    """Register the font file with reportlab under `name`, unless that name already is that
+    file (its reading kept in the build's cache: `_read_font`)."""
     if name in pdfmetrics.getRegisteredFontNames() and \
             getattr(pdfmetrics.getFont(name), "_relic_file", None) == str(path):
         return
