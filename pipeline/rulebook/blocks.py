@@ -24,13 +24,11 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape  # (platypus markup)
 
+from pipeline.rulebook.page import CELL_PADDING_EM, LINE_EM, TABLE_RULE, TABLE_SHADE
+
 VERSION = "1"
 INK = "#000000"
-RULE = "#999999"  # the book's table rules (book.css.j2: th, td)
-SHADE = "#eee7d8"  # the book's table heads
-RULE_PT = 0.5
-PADDING_EM = (0.2, 0.35)  # a cell's padding: top and bottom, left and right
-LINE = 1.35  # line height, in ems, as the book's text
+RULE, RULE_PT = TABLE_RULE
 GAP_EM = 0.3  # between the title, the table and the paragraphs
 TITLE_EM = 1.15  # the title's type size, of the block's
 LABEL_SHARE = 0.42  # the most the rows' labels take of the block's width, if they need it
@@ -135,7 +133,7 @@ def _widths(block: Block, rows: list[list[str]], fonts: tuple[str, str]) -> list
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
     size = block.spec.size_pt
-    pad = 2 * PADDING_EM[1] * size + RULE_PT
+    pad = 2 * CELL_PADDING_EM[1] * size + RULE_PT
     columns = max(len(r) for r in rows)
     least, most = [pad] * columns, [pad] * columns
     for n, row in enumerate(rows):
@@ -168,18 +166,18 @@ def _flowables(block: Block) -> list[Any]:
 
     fonts = _font_names()
     size = block.spec.size_pt
-    cell = ParagraphStyle("cell", fontName=fonts[0], fontSize=size, leading=size * LINE,
+    cell = ParagraphStyle("cell", fontName=fonts[0], fontSize=size, leading=size * LINE_EM,
                           textColor=colors.HexColor(INK))
     head = ParagraphStyle("head", parent=cell, fontName=fonts[1])
     texts = [list(block.head)] if block.head else []
     texts += [list(r) for r in block.rows]
     title = ParagraphStyle("title", parent=head, fontSize=size * TITLE_EM,
-                           leading=size * TITLE_EM * LINE)
+                           leading=size * TITLE_EM * LINE_EM)
     out: list[Any] = [Paragraph(escape(block.title), title), Spacer(1, GAP_EM * size)]
     if texts:
         cells = [[Paragraph(escape(c), head if i == 0 or (n == 0 and block.head) else cell)
                   for i, c in enumerate(row)] for n, row in enumerate(texts)]
-        vertical, horizontal = (p * size for p in PADDING_EM)
+        vertical, horizontal = (p * size for p in CELL_PADDING_EM)
         style = [("FONT", (0, 0), (-1, -1), fonts[0], size),  # (not Helvetica, unembedded)
                  ("GRID", (0, 0), (-1, -1), RULE_PT, colors.HexColor(RULE)),
                  ("VALIGN", (0, 0), (-1, -1), "TOP"),
@@ -187,9 +185,9 @@ def _flowables(block: Block) -> list[Any]:
                  ("BOTTOMPADDING", (0, 0), (-1, -1), vertical),
                  ("LEFTPADDING", (0, 0), (-1, -1), horizontal),
                  ("RIGHTPADDING", (0, 0), (-1, -1), horizontal),
-                 ("BACKGROUND", (0, 0), (0, -1), colors.HexColor(SHADE))]
+                 ("BACKGROUND", (0, 0), (0, -1), colors.HexColor(TABLE_SHADE))]
         if block.head:
-            style.append(("BACKGROUND", (0, 0), (-1, 0), colors.HexColor(SHADE)))
+            style.append(("BACKGROUND", (0, 0), (-1, 0), colors.HexColor(TABLE_SHADE)))
         out.append(Table(cells, colWidths=_widths(block, texts, fonts),
                          style=TableStyle(style)))
     for runs in block.notes:

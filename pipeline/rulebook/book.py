@@ -368,7 +368,8 @@ def compose(model: Model, book: Book, *, paper: str = "a5", proof: bool = False,
         block_picture_mm=views.PICTURE_MM["block"], margins=page.MARGINS_MM[paper],
         base_font=f"{page.BASE_FONT_PT[paper]}pt", block_em=page.BLOCK_EM,
         block_border=page.BLOCK_BORDER_PT, block_padding=page.BLOCK_PADDING_EM,
-        picture_gap=page.PICTURE_GAP_MM)
+        picture_gap=page.PICTURE_GAP_MM, line_em=page.LINE_EM, table_rule=page.TABLE_RULE,
+        table_shade=page.TABLE_SHADE, cell_padding=page.CELL_PADDING_EM)
     return Composed(book.lang, title, paper, proof, document, tuple(units),
                     dict(figures.used), dict(figures.drawn), dict(figures.read))
 

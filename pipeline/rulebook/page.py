@@ -1,5 +1,6 @@
-"""The book's page and its stat blocks' box, in numbers: the stylesheet (`book.css.j2`) sets
-them from here, and a block drawn apart (`blocks.py`) is drawn to the width they leave."""
+"""The book's page, its tables and its stat blocks' box, in numbers: the stylesheet
+(`book.css.j2`) sets them from here, and a block drawn apart (`blocks.py`) is drawn with them,
+to the width they leave."""
 
 from __future__ import annotations
 
@@ -8,6 +9,10 @@ WIDTH_MM = {"a5": 148.0, "a4": 210.0, "letter": 215.9}
 MARGINS_MM = {"a5": (16.0, 13.0), "a4": (22.0, 25.0), "letter": (22.0, 25.0)}
 """Each paper's page margins: top and bottom, left and right."""
 BASE_FONT_PT = {"a5": 9.5, "a4": 10.5, "letter": 10.5}
+LINE_EM = 1.35  # the running text's line height, in ems
+TABLE_RULE = ("#999999", 0.5)  # the rules of a table's cells: colour, width in points
+TABLE_SHADE = "#eee7d8"  # a table's heads
+CELL_PADDING_EM = (0.2, 0.35)  # a cell's padding: top and bottom, left and right
 BLOCK_EM = 0.88  # a stat block's type size, of the running text's
 BLOCK_BORDER_PT = 0.8
 BLOCK_PADDING_EM = (0.45, 0.6)  # top and bottom, left and right, in the block's ems
