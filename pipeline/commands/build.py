@@ -380,8 +380,7 @@ def _warm_workers(model: Model, langs: tuple[str, ...], args: argparse.Namespace
 
 def _drawings_hold(model: Model, records: dict[str, Any]) -> bool:
     """Every block the recorded books draw apart has the words it was drawn with."""
-    return all(record.plan is None or record.plan.drawings_hold(model)
-               for record in records.values())
+    return all(record.drawings_hold(model) for record in records.values())
 
 
 def _pictures_hold(model: Model, records: dict[str, Any], args: argparse.Namespace,

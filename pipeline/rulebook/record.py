@@ -344,12 +344,16 @@ class BookRecord:
                 return False
         return self.plan.fits(pictures)
 
+    def drawings_hold(self, model: Model) -> bool:
+        """Nothing the blocks the book draws apart read of the model has changed."""
+        return self.plan is None or self.plan.drawings_hold(model)
+
     def pictures_hold(self, pictures: Any, model: Model) -> bool:
         """Every picture the book looked up has the key it had, every block drawn apart its
         words (and the book is still there)."""
         if not all(Path(f).is_file() for f in (self.pdf, *self.used)):
             return False
-        if self.plan is not None and not self.plan.drawings_hold(model):
+        if not self.drawings_hold(model):
             return False
         for entity_id, key in self.pictures.items():
             found = pictures.find(entity_id)
