@@ -20,11 +20,17 @@ import io
 import json
 from dataclasses import asdict, dataclass
 from functools import cache, cached_property
+from html import escape as _escape
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape  # (platypus markup)
 
 from pipeline.rulebook.page import CELL_PADDING_EM, LINE_EM, TABLE_RULE, TABLE_SHADE
+
+
+def escape(text: str) -> str:
+    """Text as platypus markup: &, < and > escaped, as `xml.sax.saxutils.escape` does (that
+    module imports urllib.request: 0.04 s of every build that reads a book's record)."""
+    return _escape(text, quote=False)
 
 VERSION = "1"
 INK = "#000000"
