@@ -4,6 +4,7 @@ read with fontTools."""
 
 from __future__ import annotations
 
+import ctypes
 import os
 import shutil
 import subprocess
@@ -52,11 +53,10 @@ os.register_at_fork(before=lambda: _SPAWNING.acquire(),
 
 
 def ask_fonts(pairs: Iterable[tuple[str, str]]) -> None:
-    """Start asking fontconfig for every (family, style) not asked yet, all at once (one
-    `fc-match` each, side by side) from a thread, without waiting: `match_fonts` waits for the
-    answers. A build asks for the fonts it will likely need first thing, so that starting the
-    processes and their answers cost it nothing."""
-    if not shutil.which("fc-match"):
+    """Start asking fontconfig for every (family, style) not asked yet, from a thread, without
+    waiting: `match_fonts` waits for the answers. A build asks for the fonts it will likely
+    need first thing, so that the answers cost it nothing."""
+    if not _fontconfig_installed():
         return
     with _LOCK:
         todo = [pair for pair in dict.fromkeys(pairs) if pair not in _MATCHED
@@ -70,11 +70,18 @@ def ask_fonts(pairs: Iterable[tuple[str, str]]) -> None:
 
 
 def _ask(pairs: list[tuple[str, str]]) -> None:
+    """fontconfig's answers, as `fc-match -f "%{file}\n%{family}\n"` gives them: from the
+    library in this process (`Fontconfig`), else one `fc-match` process each, side by side."""
     answers: dict[tuple[str, str], list[str]] = {pair: [] for pair in pairs}  # none: not found
+    patterns = {pair: f"{pair[0]}:style={pair[1]}" for pair in pairs}
     try:
-        with _SPAWNING:
+        with _SPAWNING:  # (no fork while the library answers: it may hold its locks)
+            library = Fontconfig.loaded()
+            if library is not None:
+                answers.update({pair: library.match(patterns[pair]) for pair in pairs})
+                return
             asked = [(pair, subprocess.Popen(
-                ["fc-match", "-f", "%{file}\n%{family}\n", f"{pair[0]}:style={pair[1]}"],
+                ["fc-match", "-f", "%{file}\n%{family}\n", patterns[pair]],
                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)) for pair in pairs]
         for pair, process in asked:
             answers[pair] = process.communicate()[0].splitlines()
@@ -83,6 +90,73 @@ def _ask(pairs: list[tuple[str, str]]) -> None:
     finally:
         with _LOCK:
             _MATCHED.update(answers)
+
+
+class Fontconfig:
+    """The system's fontconfig library (the one `fc-match` runs on), called through ctypes:
+    what `fc-match PATTERN` does (parse, substitute, match, format), a few milliseconds for all
+    of a build's fonts where a process each cost about 10 ms of CPU. None where the library
+    cannot be loaded: the `fc-match` program answers then."""
+
+    FORMAT = b"%{file}\n%{family}\n"
+
+    def __init__(self, lib: ctypes.CDLL):
+        pointer = ctypes.c_void_p
+        lib.FcInitLoadConfigAndFonts.restype = pointer
+        lib.FcNameParse.restype, lib.FcNameParse.argtypes = pointer, [ctypes.c_char_p]
+        lib.FcConfigSubstitute.argtypes = [pointer, pointer, ctypes.c_int]
+        lib.FcDefaultSubstitute.argtypes = [pointer]
+        lib.FcFontMatch.restype = pointer
+        lib.FcFontMatch.argtypes = [pointer, pointer, ctypes.POINTER(ctypes.c_int)]
+        lib.FcPatternFormat.restype = pointer
+        lib.FcPatternFormat.argtypes = [pointer, ctypes.c_char_p]
+        lib.FcStrFree.argtypes = [pointer]
+        lib.FcPatternDestroy.argtypes = [pointer]
+        self.lib = lib
+        self.config = lib.FcInitLoadConfigAndFonts()
+
+    @staticmethod
+    @cache
+    def loaded() -> Fontconfig | None:
+        try:
+            library = Fontconfig(ctypes.CDLL("libfontconfig.so.1"))
+        except (OSError, AttributeError):
+            return None
+        return library if library.config else None
+
+    def match(self, pattern: str) -> list[str]:
+        """The lines `fc-match -f "%{file}\n%{family}\n" pattern` prints."""
+        lib = self.lib
+        parsed = lib.FcNameParse(pattern.encode())
+        if not parsed:
+            return []
+        try:
+            lib.FcConfigSubstitute(self.config, parsed, 0)  # FcMatchPattern
+            lib.FcDefaultSubstitute(parsed)
+            result = ctypes.c_int()
+            found = lib.FcFontMatch(self.config, parsed, ctypes.byref(result))
+        finally:
+            lib.FcPatternDestroy(parsed)
+        if not found:
+            return []
+        try:
+            text = lib.FcPatternFormat(found, self.FORMAT)
+            if not text:
+                return []
+            try:
+                return ctypes.string_at(text).decode("utf-8", "replace").splitlines()
+            finally:
+                lib.FcStrFree(text)
+        finally:
+            lib.FcPatternDestroy(found)
+
+
+@cache
+def _fontconfig_installed() -> bool:
+    if shutil.which("fc-match") is not None:
+        return True
+    with _SPAWNING:
+        return Fontconfig.loaded() is not None
 
 
 def match_fonts(pairs: Iterable[tuple[str, str]]) -> None:
@@ -104,7 +178,7 @@ def match_fonts(pairs: Iterable[tuple[str, str]]) -> None:
 @cache
 def find_font(family: str, style: str = "Regular") -> FontFace:
     """The file fontconfig picks for `family:style`; an error if it would substitute a family."""
-    if not shutil.which("fc-match"):
+    if not _fontconfig_installed():
         raise FontError("fontconfig (fc-match) is not installed")
     match_fonts([(family, style)])
     out = _MATCHED[(family, style)]

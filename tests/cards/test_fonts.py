@@ -78,6 +78,45 @@ def test_a_process_forked_while_its_parent_asks_asks_again(monkeypatch) -> None:
     assert os.waitstatus_to_exitcode(status) == 0
 
 
+def test_the_library_answers_as_fc_match_does_without_a_process(monkeypatch) -> None:
+    import subprocess
+
+    library = fonts.Fontconfig.loaded()
+    assert library is not None  # libfontconfig is installed wherever fc-match is
+    expected = {pair: subprocess.run(["fc-match", "-f", "%{file}\n%{family}\n",
+                                      f"{pair[0]}:style={pair[1]}"],
+                                     capture_output=True, text=True, check=True).stdout
+                for pair in [*PAIRS, ("DejaVu Sans Condensed", "Bold")]}
+    _fresh(monkeypatch)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a process was started")
+
+    monkeypatch.setattr(fonts.subprocess, "Popen", refuse)
+    fonts.match_fonts(list(expected))
+    for pair, lines in expected.items():
+        assert fonts._MATCHED[pair] == lines.splitlines(), pair
+    assert fonts._MATCHED[("DejaVu Sans", "Bold")][0].endswith("DejaVuSans-Bold.ttf")
+    fonts.find_font.cache_clear()
+
+
+def test_without_the_library_fc_match_answers(monkeypatch) -> None:
+    _fresh(monkeypatch)
+    monkeypatch.setattr(fonts.Fontconfig, "loaded", staticmethod(lambda: None))
+    started = []
+    real = fonts.subprocess.Popen
+
+    def popen(*args, **kwargs):
+        started.append(args[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(fonts.subprocess, "Popen", popen)
+    fonts.match_fonts(PAIRS)
+    assert [cmd[0] for cmd in started] == ["fc-match"] * len(PAIRS)
+    assert fonts.find_font("DejaVu Serif", "Italic").path.name == "DejaVuSerif-Italic.ttf"
+    fonts.find_font.cache_clear()
+
+
 def test_a_fork_waits_while_the_asker_starts_fc_match(monkeypatch) -> None:
     """A process forked while `subprocess` starts fc-match would hold the pipe that Popen
     waits on until fc-match execs: the asker, and the build joining it, would wait for as long
@@ -88,6 +127,7 @@ def test_a_fork_waits_while_the_asker_starts_fc_match(monkeypatch) -> None:
     import time
 
     _fresh(monkeypatch)
+    monkeypatch.setattr(fonts.Fontconfig, "loaded", staticmethod(lambda: None))  # processes
     real, spawning, spawned = fonts.subprocess.Popen, threading.Event(), threading.Event()
 
     def slow_popen(*args, **kwargs):  # a start that takes long enough to fork inside it
