@@ -25,7 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from functools import cache
@@ -215,7 +215,7 @@ class BookRenderer:
                 **{p: drawn[p].key for p in rasters if p in drawn}}
         book, hit = _assembled(self.root, plan, ordered, keys, rasters)
         return Finished(book, len(units), made, rounds, hit,
-                        _files(self.root, book, self.map_file, ordered, rasters), plan)
+                        _files(self.root, book, self.map_file, plan, ordered, rasters), plan)
 
     def _lay_out(self, units: list[Unit], executor: Executor | None,
                  progress: Callable[[int, int, int], None] | None,
@@ -330,7 +330,7 @@ def reassemble(plan: Reassembly, pictures: Pictures, cache_dir: Path, book_id: s
     # the plan, with the blocks as they are drawn now (their keys, and what they read)
     plan = replace(plan, drawn=tuple(found[d.path][1] for d in plan.drawn))
     return Finished(book, len(ordered), 0, 0, hit,
-                    _files(root, book, map_file(root, book_id), ordered, rasters), plan)
+                    _files(root, book, map_file(root, book_id), plan, ordered, rasters), plan)
 
 
 def _rasters(pictures: Pictures, shown: Mapping[str, tuple[Any, int]],
@@ -375,10 +375,11 @@ def _kept_drawings(found: Mapping[str, tuple[Any, Any]], model: Any,
 def _assembled(root: Path, plan: Reassembly, ordered: list[LaidOut], keys: Mapping[str, str],
                rasters: Mapping[str, Path]) -> tuple[Path, bool]:
     """The book of the laid-out units with these pictures (picture URL path -> its key, its
-    raster), from the cache or assembled into it: (its PDF, whether the cache had it)."""
+    raster), from the cache or finished into it from the units' frame: (its PDF, whether the
+    cache had it)."""
     from pipeline.cards.prune import mark_used
     from pipeline.fsutil import cache_write
-    from pipeline.rulebook.assemble import assemble
+    from pipeline.rulebook.assemble import finish
 
     shown = [f"{p}={keys[p]}" for p in sorted(rasters)]
     key = _sha(plan.base, "book", plan.title, plan.lang, *(u.key for u in ordered), *shown)
@@ -387,16 +388,40 @@ def _assembled(root: Path, plan: Reassembly, ordered: list[LaidOut], keys: Mappi
     if hit:
         mark_used(book)
     else:
-        cache_write(book, assemble(ordered, plan.title, plan.lang,
-                                   {f"file://{p}": f for p, f in rasters.items()}))
+        urls = {f"file://{p}": f for p, f in rasters.items()}
+        cache_write(book, finish(_frame(root, plan, ordered, urls), urls))
     return book, hit
 
 
-def _files(root: Path, book: Path, page_map: Path, ordered: list[LaidOut],
+def _frame(root: Path, plan: Reassembly, ordered: list[LaidOut],
+           urls: Mapping[str, Path]) -> Path:
+    """The units' frame (`assemble.frame`: the book but its pictures), from the cache or made
+    into it."""
+    from pipeline.cards.prune import mark_used
+    from pipeline.fsutil import cache_write
+    from pipeline.rulebook.assemble import frame
+
+    path = _frame_path(root, plan, ordered, urls)
+    if path.is_file():
+        mark_used(path)
+    else:
+        cache_write(path, frame(ordered, plan.title, plan.lang, urls))
+    return path
+
+
+def _frame_path(root: Path, plan: Reassembly, ordered: list[LaidOut],
+                urls: Iterable[str]) -> Path:
+    key = _sha(plan.base, "frame", plan.title, plan.lang, *(u.key for u in ordered),
+               *sorted(urls))
+    return root / "frames" / f"{key}.pdf"
+
+
+def _files(root: Path, book: Path, page_map: Path, plan: Reassembly, ordered: list[LaidOut],
            rasters: Mapping[str, Path]) -> tuple[str, ...]:
     """Every cache file a finished book is made of."""
     units_dir = root / "units"
-    return (str(book), str(page_map), *(str(p) for p in rasters.values()),
+    frame = _frame_path(root, plan, ordered, (f"file://{p}" for p in rasters))
+    return (str(book), str(page_map), str(frame), *(str(p) for p in rasters.values()),
             *(f for unit in ordered for f in (unit.pdf, str(units_dir / f"{unit.key}.json"))))
 
 
