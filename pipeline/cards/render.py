@@ -191,7 +191,11 @@ class MeasureCache(_Entries):
     """Every face's FaceMeasure for one salt (language, layouts, renderer): one file."""
 
     def __init__(self, settings: RenderSettings):
-        super().__init__(Path(settings.cache_dir) / "measure" / f"{settings.salt}.json")
+        super().__init__(self.path_of(settings))
+
+    @staticmethod
+    def path_of(settings: RenderSettings) -> Path:
+        return Path(settings.cache_dir) / "measure" / f"{settings.salt}.json"
 
     def get(self, face: Face, settings: RenderSettings):
         from pipeline.cards.faces import FaceMeasure
@@ -210,6 +214,25 @@ class MeasureCache(_Entries):
             self.values[key] = result.to_dict()
         self.touch(key)
         return result
+
+
+_MEASURED: dict[str, dict[str, Any]] = {}  # cache folder, faces' cache keys, hashed -> measures
+
+
+def measures_of(faces: list[Face], settings: RenderSettings) -> dict[str, Any]:
+    """Face key -> FaceMeasure of every face, from the measure cache (measured now if it has
+    none), kept for the process: a build asks for a language's measures up to three times (the
+    book's pictures, the drawing, the book process forked after them)."""
+    keys = [face_cache_key(f, settings) for f in faces]
+    memo = hashlib.sha256("\0".join([settings.cache_dir, *keys]).encode()).hexdigest()
+    found = _MEASURED.get(memo)
+    if found is None:
+        cache = MeasureCache(settings)
+        found = _MEASURED[memo] = {f.key: cache.get(f, settings) for f in faces}
+        cache.save()
+    else:
+        mark_used(MeasureCache.path_of(settings))  # (kept by the cache's pruning: in use)
+    return found
 
 
 def face_cache_key(face: Face, settings: RenderSettings) -> str:
@@ -391,9 +414,7 @@ def lookup(face: Face, faces: list[Face], settings: RenderSettings) -> Rendered 
     language (the deck's type size depends on them); None when it is not drawn yet."""
     from pipeline.cards.faces import choose_sizes
 
-    cache = MeasureCache(settings)
-    measures = {f.key: cache.get(f, settings) for f in faces}
-    sizes = choose_sizes(measures)
+    sizes = choose_sizes(measures_of(faces, settings))
     key = art_key(face, settings, sizes[face.key])
     batch = ArtIndex(settings).batch(key)
     return Rendered(face.key, key, str(batch)) if batch else None
@@ -454,9 +475,7 @@ def render_faces(work: list[tuple[list[Face], RenderSettings]], workers: int,
     pngs: list[tuple[str, str, str, RenderSettings]] = []
     indexes: list[tuple[ArtIndex, list[Face]]] = []
     for faces, settings in work:
-        cache = MeasureCache(settings)
-        measures = {f.key: cache.get(f, settings) for f in faces}
-        cache.save()
+        measures = measures_of(faces, settings)
         problems = [Problem(f.entity_id, p.code, p.message, p.field, settings.lang)
                     for f in faces for p in measures[f.key].problems]
         if problems:

@@ -130,6 +130,9 @@ def reassemble_book(record, model: Model, settings: dict, cache_dir: Path,
     """The recorded book with its pictures as they are now, its units and everything else as
     recorded (`render.reassemble`): an edit that changed only pictures the book shows. None
     when the record cannot be assembled again (the book is then made as usual)."""
+    import pypdfium2  # noqa: F401 - the rasters' (0.06 s) and the assembly's (pikepdf, 0.07 s)
+
+    from pipeline.rulebook import assemble  # noqa: F401 - imports, before the print set comes
     from pipeline.rulebook.render import reassemble
 
     if not record.reassembles(pictures, model):

@@ -207,12 +207,9 @@ class FacePictures:
     def sizes(self) -> dict[str, dict[str, float]]:
         """The type sizes of every face, chosen per deck as the card build chooses them."""
         from pipeline.cards.faces import choose_sizes
-        from pipeline.cards.render import MeasureCache
+        from pipeline.cards.render import measures_of
 
-        cache = MeasureCache(self.settings)
-        measures = {f.key: cache.get(f, self.settings) for f in self.faces}
-        cache.save()
-        return choose_sizes(measures)
+        return choose_sizes(measures_of(self.faces, self.settings))
 
     def find(self, entity_id: str) -> Picture | None:
         from pipeline.cards.render import art_key
