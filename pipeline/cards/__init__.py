@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pipeline.cards.rlsettings  # noqa: F401 - before any reportlab import
-from pipeline.cards.components import Component, Components, expand
+from pipeline.cards.components import Component, Components, canonical, expand, printed_text
 from pipeline.cards.fonts import FontError, faces_for, missing_glyphs
 from pipeline.cards.formats import PROJECT_ROOT, Format, Profile, Sheet, load_labels, load_profile
 from pipeline.cards.layout import LAYOUT_VERSION, Layout, layout
@@ -28,7 +28,7 @@ from pipeline.cards.progress import Progress
 from pipeline.cards.prune import KEEP_DAYS, Pruned, mark_used, prune
 from pipeline.cards.render import Workers
 from pipeline.diagnostics import Diagnostic, RelicError, Span, error, relative
-from pipeline.model import Model
+from pipeline.model import Model, thaw
 
 __all__ = ["BuildOptions", "BuildResult", "PrintSet", "build", "preflight", "prepare"]
 
@@ -93,14 +93,14 @@ class BuildResult:
 @dataclass(frozen=True)
 class PrintSet:
     """What every later stage needs of a pack's print set, worked out once per build: the
-    profile, every language's components (the charset spans them all, so `--lang ru` gives the
-    same bytes as `--lang all` and the languages share one set of font subsets), the layouts'
-    own text, and the charset. The rulebook's component pictures are drawn from the very same
-    (`rulebook.pictures.FacePictures`)."""
+    profile, the components of each language built, the layouts' own text, and the charset (it
+    spans every language, so `--lang ru` gives the same bytes as `--lang all` and the languages
+    share one set of font subsets). The rulebook's component pictures are drawn from the very
+    same (`rulebook.pictures.FacePictures`)."""
 
     profile: Profile
     langs: tuple[str, ...]  # the languages to build
-    expanded: Mapping[str, Components]  # every language of the pack
+    expanded: Mapping[str, Components]  # every language built
     layout_text: str
     charset: str
 
@@ -116,11 +116,13 @@ def prepare(model: Model, options: BuildOptions) -> PrintSet:
     if options.adjust is not None:
         profile = options.adjust(profile)
     langs = _languages(model, options)
-    expanded = {lang: expand(model, profile, lang, options.proof, load_labels(model.pack, lang))
-                for lang in model.pack.languages}
+    labels = {lang: load_labels(model.pack, lang) for lang in model.pack.languages}
+    expanded = {lang: expand(model, profile, lang, options.proof, labels[lang])
+                for lang in langs}
     layout_text = _layout_text(model, profile)
     mark_used(*(e for e in ENTRIES if e.is_file() and options.cache_dir in e.parents))
-    chars = charset(layout_text, *expanded.values())
+    chars = charset(layout_text, *printed_text(model, profile),
+                    *(canonical(thaw(found)) for found in labels.values()))
     for lang in langs:
         check_fonts(model, profile, expanded[lang], layout_text)
     return PrintSet(profile, langs, expanded, layout_text, chars)
@@ -370,13 +372,13 @@ def _labels_span(model: Model, ch: str) -> Span:
     return Span(relative(LIBRARY / "labels.yaml"))
 
 
-def charset(layout_text: str, *expanded: Components) -> str:
-    """Every character any face can print: the faces' data, the printed captions and the
-    layouts' own text."""
+def charset(layout_text: str, *texts: str) -> str:
+    """Every character any face can print, whatever the language: the pack's printed data
+    (`components.printed_text`), the printed captions of every language and the layouts' own
+    text."""
     chars = {chr(c) for c in range(0x20, 0x7F)}
-    for components in expanded:
-        chars.update("".join(face.context for face in components.faces.values()))
-        chars.update(components.labels)
+    for text in texts:
+        chars.update(text)
     chars.update(layout_text)
     chars |= {c for ch in chars for c in ch.upper() + ch.lower()}  # `upper: true`
     chars |= set("\u2212\u2013\u2014\u00d7\u00b7")  # signs the renderer sets itself

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -135,6 +135,27 @@ def ref_view(entity: Entity, lang: str, fallback: str,
     own, data = _own(entity), entity.data
     return {k: own[k] if k in own else localize(data[k], lang, fallback)
             for k in (*REF_FIELDS, *extra) if k in own or k in data}
+
+
+def printed_text(model: Model, profile: Profile) -> Iterator[str]:
+    """Every string a face of any language may print of the pack's data: the data and the
+    provisional notes of each entity the profile prints and of each entity it refers to, in
+    every language, and the pack's title. It holds what every language's face contexts hold
+    (a view picks its strings from the data), so the charset spans the languages without
+    expanding each (`cards.charset`)."""
+    seen: set[str] = set()
+    for spec in profile.kinds:
+        for entity in model.of_kind(spec.kind):
+            if not spec.prints(entity.get):
+                continue
+            for shown in (entity, *references(entity, model)):
+                if shown.id not in seen:
+                    seen.add(shown.id)
+                    yield shown.id
+                    yield from _strings(shown.data)
+                    yield from _strings(dict(shown.provisional))
+    yield model.pack.id
+    yield from _strings(model.pack.title)
 
 
 def references(entity: Entity, model: Model) -> list[Entity]:
