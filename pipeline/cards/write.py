@@ -9,13 +9,14 @@ by side on the build's workers, whatever their language.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import multiprocessing
 import pickle
 import shutil
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import BinaryIO
@@ -235,25 +236,79 @@ def _shares(jobs: list, parts: int) -> list[list]:
 
 def _run(jobs: list, workers: int) -> Iterator[str]:
     """The files written, as they are done. With several files and workers, this process
-    writes the first share itself while forked processes (they inherit everything already
-    imported and read) write the others: `workers` processes in all, no idle parent. A worker
-    that dies ends the build with an error (BrokenProcessPool), never a hang."""
+    writes the first share itself while forked processes write the others: `workers`
+    processes in all, no idle parent. A forked writer has its share from the fork (nothing is
+    pickled for it) and reports each file it wrote through a pipe. A writer that fails or dies
+    ends the build with an error, never a hang."""
     parts = min(workers, len(jobs))
     if parts <= 1:
         yield from map(_write_file, jobs)
         return
     mine, *others = _shares(jobs, parts)
-    context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=parts - 1, mp_context=context) as pool:
-        futures = [pool.submit(_write_file, job) for share in others for job in share]
-        try:
-            for job in mine:
-                yield _write_file(job)
-            for future in as_completed(futures):
-                yield future.result()
-        finally:
-            for future in futures:
-                future.cancel()
+    writers = [_Writer.start(share) for share in others if share]
+    try:
+        for job in mine:
+            yield _write_file(job)
+        for writer in writers:
+            yield from writer.written()
+    finally:
+        for writer in writers:
+            writer.stop()
+
+
+class _Writer:
+    """A forked process writing a share of the files (`_write_share`)."""
+
+    def __init__(self, process, pipe) -> None:
+        self.process = process
+        self.pipe = pipe
+
+    @classmethod
+    def start(cls, share: list) -> _Writer:
+        context = multiprocessing.get_context("fork")
+        receiving, sending = context.Pipe(duplex=False)
+        process = context.Process(target=_write_share, args=(share, sending),
+                                  name="relic-writer")
+        process.start()
+        sending.close()  # the child's end: its exit ends the pipe (EOFError)
+        return cls(process, receiving)
+
+    def written(self) -> Iterator[str]:
+        while True:
+            try:
+                kind, value = self.pipe.recv()
+            except EOFError:
+                self.process.join()
+                raise RuntimeError(f"a file writer ended without its files "
+                                   f"(exit code {self.process.exitcode})") from None
+            if kind == "done":
+                return
+            if kind == "failed":
+                raise RuntimeError(f"a file writer failed: {value}")
+            yield value
+
+    def stop(self) -> None:
+        self.pipe.close()
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join()
+
+
+def _write_share(share: list, sending) -> None:
+    """In a forked writer: each file of the share, reported as written; then "done" (or
+    "failed" with the error, which the build raises)."""
+    from pipeline.processes import die_with_parent
+
+    die_with_parent()
+    try:
+        for job in share:
+            sending.send(("file", _write_file(job)))
+        sending.send(("done", None))
+    except BaseException as exc:  # (the build reports it, with the traceback's last line)
+        with contextlib.suppress(OSError):
+            sending.send(("failed", f"{type(exc).__name__}: {exc}"))
+    finally:
+        sending.close()
 
 
 def write_langs(meta: PackMeta, profile: Profile, components: Mapping[str, Components],

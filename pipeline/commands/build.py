@@ -330,7 +330,8 @@ def _build(args: argparse.Namespace, model: Model, out_root: Path, cache_dir: Pa
                                                       print_set):
             # a picture changed, nothing else: the book is assembled again with it, beside
             # the cards, from its record (nothing composed or laid out) when the record can
-            books = Books.start(model, langs, args, cache_dir, jobs, warm=0, records=records)
+            books = Books.start(model, langs, args, cache_dir, jobs, warm=0, records=records,
+                                print_set=print_set)
             records = None
         if books is not None:
             books.give(print_set)
@@ -473,29 +474,37 @@ class Books:
         self.inbox = inbox
         self.cards_event = cards_event
         self.langs = langs
+        self.given = False  # the process has the print set from its start
         self.reports: dict[str, BookReport] = {}
         self.units: dict[str, tuple[int, int, int]] = {}  # lang -> (round, done, to do)
 
     @classmethod
     def start(cls, model: Model, langs: tuple[str, ...], args: argparse.Namespace,
               cache_dir: Path, jobs: int, warm: int,
-              records: dict[str, Any] | None = None) -> Books:
+              records: dict[str, Any] | None = None,
+              print_set: PrintSet | None = None) -> Books:
         """`warm`: how many of the `jobs` layout workers import WeasyPrint while the books are
         composed, for the parts they will likely lay out (`_warm_workers`). `records`: the
         books' records, when only pictures they show changed (each book is then assembled
-        again from its record, if it can be: `rulebook.reassemble_book`)."""
+        again from its record, if it can be: `rulebook.reassemble_book`). `print_set`: the
+        card build's, if it is worked out already (the process has it from the fork, not
+        through `give`)."""
         ctx = multiprocessing.get_context("fork")
         queue, inbox, cards_event = ctx.Queue(), ctx.Queue(), ctx.Event()
         settings = _book_settings(model, args, "")
         process = ctx.Process(target=_books_process, name="relic-rulebooks",
                               args=(model, langs, settings, cache_dir, jobs, queue, cards_event,
-                                    inbox, warm, records or {}))
+                                    inbox, warm, records or {}, print_set))
         process.start()
-        return cls(process, queue, inbox, cards_event, langs)
+        books = cls(process, queue, inbox, cards_event, langs)
+        books.given = print_set is not None
+        return books
 
     def give(self, print_set: PrintSet) -> None:
-        """The card build's print set, for the book's pictures (`cards.prepare`)."""
-        self.inbox.put(print_set)
+        """The card build's print set, for the book's pictures (`cards.prepare`), unless the
+        process started with it."""
+        if not self.given:
+            self.inbox.put(print_set)
 
     def cards_done(self) -> None:
         """The card build has drawn every face (they are in the render cache): a picture still
@@ -598,7 +607,7 @@ class Books:
 
 def _books_process(model: Model, langs: tuple[str, ...], settings: dict[str, Any],
                    cache_dir: Path, jobs: int, queue, cards_event, inbox,
-                   warm: int, records: dict[str, Any]) -> None:
+                   warm: int, records: dict[str, Any], given: PrintSet | None = None) -> None:
     """In the second process: every language's book, laid out by a pool of `jobs` workers,
     `warm` of them importing WeasyPrint at once (or assembled again from its record in
     `records`). The process leads its own group, so that `Books.stop` ends its workers with
@@ -627,7 +636,7 @@ def _books_process(model: Model, langs: tuple[str, ...], settings: dict[str, Any
         # only for a first part (a second of CPU saved per worker).
         for n in range(jobs):
             pool.submit(layout.warm if n < warm else _held if warm else layout.started)
-        print_set = _Inbox(inbox)
+        print_set = _Inbox(inbox, given)
         # with a book for each worker, a book never laid out is laid out in book order: each
         # part once, and again only the parts that point forward (`BookRenderer.run`)
         in_order = len(langs) >= jobs
@@ -685,14 +694,15 @@ class _Releasing(Executor):
 
 
 class _Inbox:
-    """The print set the card build sends (`Books.give`), received once for every book."""
+    """The print set the card build sends (`Books.give`), received once for every book (or
+    `given` at the process's start)."""
 
-    def __init__(self, queue) -> None:
+    def __init__(self, queue, given: PrintSet | None = None) -> None:
         import threading
 
         self.queue = queue
         self.lock = threading.Lock()
-        self.value: PrintSet | None = None
+        self.value: PrintSet | None = given
 
     def __call__(self) -> PrintSet:
         with self.lock:

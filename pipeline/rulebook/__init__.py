@@ -135,11 +135,12 @@ def reassemble_book(record, model: Model, settings: dict, cache_dir: Path,
     from pipeline.rulebook import assemble  # noqa: F401 - imports, before the print set comes
     from pipeline.rulebook.render import reassemble
 
-    if not record.reassembles(pictures, model):
+    blocks = record.blocks_to_reassemble(pictures, model)
+    if blocks is None:
         return None
     finished = reassemble(record.plan, pictures, cache_dir,
                           book_id(model, settings["lang"], settings["paper"], settings["proof"]),
-                          model)
+                          model, blocks)
     return _folded(finished, settings["booklet"]) if finished is not None else None
 
 

@@ -337,12 +337,21 @@ class BookRecord:
         they are now, nothing composed or laid out: it has a plan, every component it looked
         up a picture for still has one or still has none, each picture it shows has the aspect
         it was laid out with, and each block the height."""
-        if self.plan is None or self.plan.blocks_now(model) is None:  # (before the pictures:
-            return False  # they wait for the card build's print set, the blocks do not)
+        return self.blocks_to_reassemble(pictures, model) is not None
+
+    def blocks_to_reassemble(self, pictures: Any,
+                             model: Model) -> dict[str, tuple[Any, DrawnBlock]] | None:
+        """The plan's blocks as they are now (`Reassembly.blocks_now`) if the book can be
+        assembled again (`reassembles`), else None."""
+        if self.plan is None:
+            return None
+        blocks = self.plan.blocks_now(model)  # (before the pictures: they wait for the card
+        if blocks is None:  # build's print set, the blocks do not)
+            return None
         for entity_id, key in self.pictures.items():
             if (pictures.find(entity_id) is None) != (key == ""):
-                return False
-        return self.plan.fits(pictures)
+                return None
+        return blocks if self.plan.fits(pictures) else None
 
     def drawings_hold(self, model: Model) -> bool:
         """Nothing the blocks the book draws apart read of the model has changed."""

@@ -31,15 +31,17 @@ from dataclasses import dataclass, replace
 from functools import cache
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from pipeline.rulebook.blocks import height_mm
-from pipeline.rulebook.book import PROJECT_ROOT, TEMPLATES, Composed, Unit
 from pipeline.rulebook.layout import LaidOut, UnitJob, lay_out
 from pipeline.rulebook.pictures import Pictures, raster_file, raster_path
 from pipeline.rulebook.record import DrawnBlock, Reassembly
 from pipeline.rulebook.views import PICTURES_URL
+
+if TYPE_CHECKING:  # (the book's composition is not imported by a book assembled again)
+    from pipeline.rulebook.book import Composed, Unit
 
 HERE = Path(__file__).resolve().parent
 MAX_ROUNDS = 5
@@ -174,6 +176,8 @@ class BookRenderer:
         needs its fonts."""
         html = self.composed.html(unit, pages.number, pages.firsts.get(unit.name, 1),
                                   self.charset if write else "")
+        from pipeline.rulebook.book import TEMPLATES
+
         files = self.files(unit)
         key = _sha(self.base, unit.name, html, PLACEHOLDER, *_file_digests(html))
         return UnitJob(key, html, str(TEMPLATES), self.roots, files,
@@ -299,11 +303,13 @@ class BookRenderer:
 
 
 def reassemble(plan: Reassembly, pictures: Pictures, cache_dir: Path, book_id: str,
-               model: Any) -> Finished | None:
+               model: Any, blocks: Mapping[str, tuple[Any, DrawnBlock]] | None = None
+               ) -> Finished | None:
     """The book of `plan` with the pictures and the blocks drawn apart as they are now
     (waiting while the card build draws the faces still missing), its units from the cache;
     None when a unit is no longer there, or a block no longer has the size its unit was laid
-    out with (the book is then made as usual)."""
+    out with (the book is then made as usual). `blocks`: the plan's blocks as they are now, if
+    the caller has them (`BookRecord.blocks_to_reassemble`)."""
     # pikepdf's import (0.07 s) before waiting for the faces the card build draws
     from pipeline.rulebook import assemble  # noqa: F401
 
@@ -320,7 +326,7 @@ def reassemble(plan: Reassembly, pictures: Pictures, cache_dir: Path, book_id: s
         if picture is None:
             return None
         now[path] = (picture, px)
-    found = plan.blocks_now(model)
+    found = blocks if blocks is not None else plan.blocks_now(model)
     if found is None:
         return None
     rasters = {**_rasters(pictures, now, root), **_kept_drawings(found, model, root)}
@@ -507,4 +513,6 @@ def _sha(*parts: str) -> str:
 
 def project_roots(pack_root: Path, extra: tuple[Path, ...] = ()) -> tuple[Path, ...]:
     """The folders a book's pages may read: the project's assets and templates, the pack."""
+    from pipeline.rulebook.book import PROJECT_ROOT, TEMPLATES
+
     return (PROJECT_ROOT / "assets", TEMPLATES, pack_root, *extra)

@@ -136,3 +136,33 @@ def test_the_drawn_hook_sees_every_face_in_the_cache_before_any_file_is_written(
     assert seen and seen[0][0] == seen[0][1] > 0, seen  # every face, from the cache
     assert seen == [(seen[0][0], seen[0][1], False)]  # once, and no file written yet
     assert (tmp_path / "out" / "ru").is_dir()
+
+
+def _writers_job(weight: int, name: str):
+    from types import SimpleNamespace
+
+    return (SimpleNamespace(weight=weight), name)
+
+
+def test_forked_writers_report_each_file_and_a_failure_ends_the_run(monkeypatch) -> None:
+    """The second share is written in a forked process (it has its files from the fork); what
+    it wrote comes back through its pipe, and its error ends the run as an error."""
+    import os
+
+    import pytest
+
+    def fake_write(job):
+        if job[1] == "boom":
+            raise ValueError("no room on the sheet")
+        if job[1] == "die":
+            os._exit(3)
+        return f"{job[1]} by {'parent' if os.getpid() == parent else 'child'}"
+
+    parent = os.getpid()
+    monkeypatch.setattr(write, "_write_file", fake_write)
+    done = list(write._run([_writers_job(9, "a"), _writers_job(7, "b"), _writers_job(1, "c")], 2))
+    assert sorted(done) == ["a by parent", "b by child", "c by child"]
+    with pytest.raises(RuntimeError, match="ValueError: no room on the sheet"):
+        list(write._run([_writers_job(9, "a"), _writers_job(7, "boom")], 2))
+    with pytest.raises(RuntimeError, match="exit code 3"):
+        list(write._run([_writers_job(9, "a"), _writers_job(7, "die")], 2))
