@@ -121,7 +121,7 @@ def prepare(model: Model, options: BuildOptions) -> PrintSet:
                 for lang in langs}
     layout_text = _layout_text(model, profile)
     mark_used(*(e for e in ENTRIES if e.is_file() and options.cache_dir in e.parents))
-    chars = charset(layout_text, *printed_text(model, profile),
+    chars = charset(layout_text, "".join(printed_text(model, profile)),
                     *(canonical(thaw(found)) for found in labels.values()))
     for lang in langs:
         check_fonts(model, profile, expanded[lang], layout_text)

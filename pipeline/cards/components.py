@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -137,25 +137,23 @@ def ref_view(entity: Entity, lang: str, fallback: str,
             for k in (*REF_FIELDS, *extra) if k in own or k in data}
 
 
-def printed_text(model: Model, profile: Profile) -> Iterator[str]:
+def printed_text(model: Model, profile: Profile) -> set[str]:
     """Every string a face of any language may print of the pack's data: the data and the
     provisional notes of each entity the profile prints and of each entity it refers to, in
     every language, and the pack's title. It holds what every language's face contexts hold
     (a view picks its strings from the data), so the charset spans the languages without
     expanding each (`cards.charset`)."""
-    seen: set[str] = set()
-    for spec in profile.kinds:
-        for entity in model.of_kind(spec.kind):
-            if not spec.prints(entity.get):
-                continue
-            for shown in (entity, *references(entity, model)):
-                if shown.id not in seen:
-                    seen.add(shown.id)
-                    yield shown.id
-                    yield from _strings(shown.data)
-                    yield from _strings(dict(shown.provisional))
-    yield model.pack.id
-    yield from _strings(model.pack.title)
+    found: set[str] = {model.pack.id, *_strings(model.pack.title)}
+    printed = {entity.id: entity for spec in profile.kinds
+               for entity in model.of_kind(spec.kind) if spec.prints(entity.get)}
+    for entity in printed.values():
+        found.add(entity.id)
+        found.update(_strings(entity.data))
+        found.update(_strings(dict(entity.provisional)))
+    for referred in [model.by_id[s] for s in found if s in model.by_id and s not in printed]:
+        found.update(_strings(referred.data))  # (its name and kind on the faces referring to
+        found.update(_strings(dict(referred.provisional)))  # it, and its `ref_fields`)
+    return found
 
 
 def references(entity: Entity, model: Model) -> list[Entity]:

@@ -189,9 +189,10 @@ def layouts_text(names: Iterable[str], pack_root: Path) -> str:
     """The text of the given layouts and of the shared macros (their characters join the
     charset)."""
     from pipeline.cards.faces.expr import MACROS
+    from pipeline.cards.faces.spec import layout_source
 
     macros = "".join(p.read_text(encoding="utf-8") for p in sorted(MACROS.glob("*.j2")))
-    return "".join(load_layout(n, pack_root).source for n in sorted(set(names))) + macros
+    return "".join(layout_source(n, pack_root) for n in sorted(set(names))) + macros
 
 
 def digest(*parts: str) -> str:

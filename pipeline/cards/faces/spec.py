@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.cards.formats import (  # the checked copies' home
+    ENTRIES,
     VALIDATED,
     _load_yaml_cached,
     checked_copy,
@@ -474,6 +475,20 @@ def load_layout(name: str, pack_root: Path | None) -> Layout:
                                 Span(relative(search_path(pack_root)[-1])))])
     stat = path.stat()
     return _load(path, name, stat.st_mtime_ns, stat.st_size)
+
+
+def layout_source(name: str, pack_root: Path | None) -> str:
+    """The text of the layout `name`, checked: read alone when the cache keeps its checked
+    copy (a build's charset needs every layout's text, not every layout), else loaded (a bad
+    layout is an error here too: `load_layout`)."""
+    path = find(name, pack_root)
+    if path is not None:
+        text = path.read_text(encoding="utf-8")
+        entry = checked_copy("layouts", "ordered", "layout", text.encode())
+        if entry is not None and entry.is_file():
+            ENTRIES.add(entry)  # (in use: kept by the cache's pruning)
+            return text
+    return load_layout(name, pack_root).source
 
 
 def remember_checked_layouts(folder: Path) -> None:
