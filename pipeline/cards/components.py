@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -97,20 +97,29 @@ def localize(value: Any, lang: str, fallback: str) -> Any:
     return value
 
 
-def _strings(value: Any) -> Iterable[str]:
-    """Every string value, and every mapping key (attitudes are keyed by character id)."""
-    if isinstance(value, str):
-        yield value
-    elif type(value) in SCALARS:
-        return
-    elif isinstance(value, Mapping):
-        for k, v in value.items():
-            if isinstance(k, str):
-                yield k
-            yield from _strings(v)
-    elif isinstance(value, list | tuple):
-        for v in value:
-            yield from _strings(v)
+def _strings(value: Any) -> list[str]:
+    """Every string value, and every mapping key (attitudes are keyed by character id): a walk
+    with a stack of its own (a recursive generator cost a build 0.02 s on the canonical
+    pack)."""
+    found: list[str] = []
+    stack = [value]
+    while stack:
+        value = stack.pop()
+        kind = type(value)
+        if kind is str:
+            found.append(value)
+        elif kind in SCALARS:
+            continue
+        elif kind in _MAPS or isinstance(value, Mapping):
+            for k, v in value.items():
+                if isinstance(k, str):
+                    found.append(k)
+                stack.append(v)
+        elif kind is list or kind is tuple or isinstance(value, list | tuple):
+            stack.extend(value)
+        elif isinstance(value, str):
+            found.append(value)
+    return found
 
 
 def _own(entity: Entity) -> dict[str, Any]:

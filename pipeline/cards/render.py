@@ -105,13 +105,22 @@ class BatchResult:
     refused: list[str] = field(default_factory=list)
 
 
+_TREES: dict[tuple, str] = {}  # the files' paths, times and sizes -> their tree_hash
+
+
 def tree_hash(root: Path) -> str:
+    """The names and bytes of every file under `root`, hashed (read again only when a file's
+    time or size changed: the drawing and the book's pictures ask for the same folders)."""
     digest = hashlib.sha256()
     if not root.is_dir():
         return digest.hexdigest()
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
-        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
+    files = sorted(p for p in root.rglob("*") if p.is_file())
+    stamp = tuple((str(p), st.st_mtime_ns, st.st_size) for p in files for st in [p.stat()])
+    if stamp not in _TREES:
+        for path in files:
+            digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+        _TREES[stamp] = digest.hexdigest()
+    return _TREES[stamp]
 
 
 # ----- one face ----------------------------------------------------------------------------
