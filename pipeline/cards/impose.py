@@ -57,6 +57,29 @@ def _num(v: float) -> float:
 
 
 @cache
+def _compression_cache_installed() -> bool:
+    """Keep each stream reportlab compresses in memory, by its bytes: a face's form is the
+    same stream in its shop file and in both its sheets (a worker writing two of them
+    compresses it once)."""
+    from reportlab.pdfbase import pdfdoc
+
+    flate = type(pdfdoc.PDFZCompress)
+    original = flate.encode
+    memo: dict[bytes, bytes] = {}
+
+    def encode(self, text):
+        data = text.encode("utf8") if isinstance(text, str) else text
+        if data not in memo:
+            if len(memo) > 4096:
+                memo.clear()
+            memo[data] = original(self, data)
+        return memo[data]
+
+    flate.encode = encode
+    return True
+
+
+@cache
 def _subset_cache_installed() -> bool:
     """Keep font subsets in memory: every file of a build embeds the very same subsets."""
     from reportlab.pdfbase.ttfonts import TTFontFile
@@ -80,6 +103,7 @@ class Writer:
     def __init__(self, target: BinaryIO, title: str, doc_id: str, fonts: Iterable[str],
                  charset: str, page: tuple[float, float]):
         _subset_cache_installed()
+        _compression_cache_installed()
         fonts = sorted(set(fonts))
         # a TrueType initial font: reportlab then sets no Helvetica in the page preamble
         initial = fonts[0] if fonts else min(n for n in pdfmetrics.getRegisteredFontNames()
@@ -160,6 +184,7 @@ def write_sheets(layout: Layout, rendered: Mapping[str, Rendered], title: str, d
                      for p in page.placements)
     writer = Writer(target, title, doc_id, fonts, charset, (sw, sh))
     c = writer.c
+    marks_drawn: dict[tuple, list[str]] = {}  # a page's crop marks -> the operators they made
     for sheet_page in layout.pages:
         placed = []
         for p in sheet_page.placements:
@@ -171,7 +196,10 @@ def write_sheets(layout: Layout, rendered: Mapping[str, Rendered], title: str, d
             c.transform(*_matrix(p, art.width, art.height))
             c.doForm(form)
             c.restoreState()
-        if sheet_page.marks:
+        if sheet_page.marks in marks_drawn:  # the same marks as on an earlier sheet: the
+            c._code.extend(marks_drawn[sheet_page.marks])  # same operators (state restored)
+        elif sheet_page.marks:
+            start = len(c._code)
             c.saveState()
             c.setLineWidth(MARK_WIDTH_PT)
             c.setStrokeColorRGB(0, 0, 0)
@@ -179,6 +207,7 @@ def write_sheets(layout: Layout, rendered: Mapping[str, Rendered], title: str, d
             c.lines([tuple(_num(mm_to_pt(v)) for v in (ln.x1, ln.y1, ln.x2, ln.y2))
                      for ln in sheet_page.marks])
             c.restoreState()
+            marks_drawn[sheet_page.marks] = c._code[start:]
         c.showPage()
     writer.save()
 
