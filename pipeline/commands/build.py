@@ -610,8 +610,8 @@ def _books_process(model: Model, langs: tuple[str, ...], settings: dict[str, Any
                    warm: int, records: dict[str, Any], given: PrintSet | None = None) -> None:
     """In the second process: every language's book, laid out by a pool of `jobs` workers,
     `warm` of them importing WeasyPrint at once (or assembled again from its record in
-    `records`). The process leads its own group, so that `Books.stop` ends its workers with
-    it."""
+    `records`, with no workers). The process leads its own group, so that `Books.stop` ends
+    its workers with it."""
     import os
     import threading
     from concurrent.futures import ProcessPoolExecutor
@@ -623,18 +623,18 @@ def _books_process(model: Model, langs: tuple[str, ...], settings: dict[str, Any
     die_with_parent()  # a build that is killed does not leave its books waiting for it
     context = multiprocessing.get_context("fork")
     release = context.Event()
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_started,
-                               initargs=(release,), mp_context=context)
-    executor = _Releasing(pool, release, warm)
+    pool = None if records else ProcessPoolExecutor(
+        max_workers=jobs, initializer=_worker_started, initargs=(release,), mp_context=context)
+    executor = _Releasing(pool, release, warm) if pool is not None else None
     try:
         # the first task forks every worker at once (a fork pool starts them all then), from
         # this one thread: forking while other threads run is unsafe. The `warm` workers
         # import WeasyPrint while the books are composed. In an edit (`_warm_workers`) the
         # others are held until a part more than the warm workers can take comes: an idle
-        # worker would take the first part and import WeasyPrint only then. A book started for
-        # a new picture only (warm 0) is assembled, not laid out: a worker imports WeasyPrint
-        # only for a first part (a second of CPU saved per worker).
-        for n in range(jobs):
+        # worker would take the first part and import WeasyPrint only then. Books assembled
+        # again from their records (a new picture or block only) have no workers: one whose
+        # record cannot serve after all is laid out in this process.
+        for n in range(jobs if pool is not None else 0):
             pool.submit(layout.warm if n < warm else _held if warm else layout.started)
         print_set = _Inbox(inbox, given)
         # with a book for each worker, a book never laid out is laid out in book order: each
@@ -651,7 +651,8 @@ def _books_process(model: Model, langs: tuple[str, ...], settings: dict[str, Any
             thread.join()
     finally:
         release.set()
-        pool.shutdown(cancel_futures=True)
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
 
 
 _RELEASE: Any = None  # a layout worker's `multiprocessing.Event`: see `_held`
