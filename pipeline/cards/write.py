@@ -262,6 +262,7 @@ class _Writer:
     def __init__(self, process, pipe) -> None:
         self.process = process
         self.pipe = pipe
+        self.done = False  # it said it wrote its share
 
     @classmethod
     def start(cls, share: list) -> _Writer:
@@ -282,13 +283,17 @@ class _Writer:
                 raise RuntimeError(f"a file writer ended without its files "
                                    f"(exit code {self.process.exitcode})") from None
             if kind == "done":
+                self.done = True
                 return
             if kind == "failed":
                 raise RuntimeError(f"a file writer failed: {value}")
             yield value
 
     def stop(self) -> None:
+        """Wait for a writer that is done to end; end one that is not (the build failed)."""
         self.pipe.close()
+        if self.done:
+            self.process.join(timeout=5)
         if self.process.is_alive():
             self.process.kill()
         self.process.join()
