@@ -138,19 +138,17 @@ def canonical(tmp: Path, jobs: int) -> None:
 
 def face_ms(pack: Path, entity_id: str) -> float:
     """Median milliseconds to measure and draw one face (what an edit re-renders)."""
+    import tempfile
     from dataclasses import replace
 
-    from pipeline.cards import _layout_text, charset, render
-    from pipeline.cards.components import expand
-    from pipeline.cards.formats import load_labels, load_profile
+    from pipeline.cards import BuildOptions, prepare, render
     from pipeline.stages import load_model
 
     model = load_model(pack)
-    profile = load_profile(model.pack)
-    comps = {lang: expand(model, profile, lang, False, load_labels(model.pack, lang))
-             for lang in model.pack.languages}
-    chars = charset(_layout_text(model, profile), *comps.values())
-    settings = render.RenderSettings.of(profile, comps["ru"], "ru", charset=chars,
+    folder = Path(tempfile.mkdtemp(prefix="face-"))  # (the build's charset and components)
+    print_set = prepare(model, BuildOptions(folder / "out", folder / "cache", langs=("ru",)))
+    profile, comps = print_set.profile, print_set.expanded
+    settings = render.RenderSettings.of(profile, comps["ru"], "ru", charset=print_set.charset,
                                         pack_root=str(pack), cache_dir="")
     settings = replace(settings, salt=settings.key())
     face = next(f for f in comps["ru"].faces.values()
