@@ -468,13 +468,14 @@ class BookReport:
 class Books:
     """Every requested language's rulebook, made in a second process while the cards build."""
 
-    def __init__(self, process, queue, inbox, cards_event, langs: tuple[str, ...]):
+    def __init__(self, process, queue, inbox, cards_event, langs: tuple[str, ...],
+                 given: bool = False):
         self.process = process
         self.queue = queue
         self.inbox = inbox
         self.cards_event = cards_event
         self.langs = langs
-        self.given = False  # the process has the print set from its start
+        self.given = given  # the process has the print set from its start
         self.reports: dict[str, BookReport] = {}
         self.units: dict[str, tuple[int, int, int]] = {}  # lang -> (round, done, to do)
 
@@ -496,9 +497,7 @@ class Books:
                               args=(model, langs, settings, cache_dir, jobs, queue, cards_event,
                                     inbox, warm, records or {}, print_set))
         process.start()
-        books = cls(process, queue, inbox, cards_event, langs)
-        books.given = print_set is not None
-        return books
+        return cls(process, queue, inbox, cards_event, langs, given=print_set is not None)
 
     def give(self, print_set: PrintSet) -> None:
         """The card build's print set, for the book's pictures (`cards.prepare`), unless the
@@ -634,7 +633,7 @@ def _books_process(model: Model, langs: tuple[str, ...], settings: dict[str, Any
         # worker would take the first part and import WeasyPrint only then. Books assembled
         # again from their records (a new picture or block only) have no workers: one whose
         # record cannot serve after all is laid out in this process.
-        for n in range(jobs if pool is not None else 0):
+        for n in range(jobs) if pool is not None else ():
             pool.submit(layout.warm if n < warm else _held if warm else layout.started)
         print_set = _Inbox(inbox, given)
         # with a book for each worker, a book never laid out is laid out in book order: each

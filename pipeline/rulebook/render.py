@@ -303,16 +303,11 @@ class BookRenderer:
 
 
 def reassemble(plan: Reassembly, pictures: Pictures, cache_dir: Path, book_id: str,
-               model: Any, blocks: Mapping[str, tuple[Any, DrawnBlock]] | None = None
-               ) -> Finished | None:
-    """The book of `plan` with the pictures and the blocks drawn apart as they are now
-    (waiting while the card build draws the faces still missing), its units from the cache;
-    None when a unit is no longer there, or a block no longer has the size its unit was laid
-    out with (the book is then made as usual). `blocks`: the plan's blocks as they are now, if
-    the caller has them (`BookRecord.blocks_to_reassemble`)."""
-    # pikepdf's import (0.07 s) before waiting for the faces the card build draws
-    from pipeline.rulebook import assemble  # noqa: F401
-
+               model: Any, blocks: Mapping[str, tuple[Any, DrawnBlock]]) -> Finished | None:
+    """The book of `plan` with the pictures and `blocks`, the blocks drawn apart as they are
+    now (`BookRecord.blocks_to_reassemble`), waiting while the card build draws the faces
+    still missing, its units from the cache; None when a unit is no longer there (the book is
+    then made as usual)."""
     root = Path(cache_dir) / "rulebook"
     ordered = []
     for key in plan.units:
@@ -326,15 +321,12 @@ def reassemble(plan: Reassembly, pictures: Pictures, cache_dir: Path, book_id: s
         if picture is None:
             return None
         now[path] = (picture, px)
-    found = blocks if blocks is not None else plan.blocks_now(model)
-    if found is None:
-        return None
-    rasters = {**_rasters(pictures, now, root), **_kept_drawings(found, model, root)}
+    rasters = {**_rasters(pictures, now, root), **_kept_drawings(blocks, model, root)}
     keys = {**{path: picture.key for path, (picture, _) in now.items()},
-            **{path: drawn.key for path, (_, drawn) in found.items()}}
+            **{path: drawn.key for path, (_, drawn) in blocks.items()}}
     book, hit = _assembled(root, plan, ordered, keys, rasters)
     # the plan, with the blocks as they are drawn now (their keys, and what they read)
-    plan = replace(plan, drawn=tuple(found[d.path][1] for d in plan.drawn))
+    plan = replace(plan, drawn=tuple(blocks[d.path][1] for d in plan.drawn))
     return Finished(book, len(ordered), 0, 0, hit,
                     _files(root, book, map_file(root, book_id), plan, ordered, rasters), plan)
 
@@ -394,9 +386,14 @@ def _assembled(root: Path, plan: Reassembly, ordered: list[LaidOut], keys: Mappi
     if hit:
         mark_used(book)
     else:
-        urls = {f"file://{p}": f for p, f in rasters.items()}
+        urls = _urls(rasters)
         cache_write(book, finish(_frame(root, plan, ordered, urls), urls))
     return book, hit
+
+
+def _urls(rasters: Mapping[str, Path]) -> dict[str, Path]:
+    """Picture URL -> its raster (or drawing), for each picture URL path the units show."""
+    return {f"file://{p}": f for p, f in rasters.items()}
 
 
 def _frame(root: Path, plan: Reassembly, ordered: list[LaidOut],
@@ -426,7 +423,7 @@ def _files(root: Path, book: Path, page_map: Path, plan: Reassembly, ordered: li
            rasters: Mapping[str, Path]) -> tuple[str, ...]:
     """Every cache file a finished book is made of."""
     units_dir = root / "units"
-    frame = _frame_path(root, plan, ordered, (f"file://{p}" for p in rasters))
+    frame = _frame_path(root, plan, ordered, _urls(rasters))
     return (str(book), str(page_map), str(frame), *(str(p) for p in rasters.values()),
             *(f for unit in ordered for f in (unit.pdf, str(units_dir / f"{unit.key}.json"))))
 
